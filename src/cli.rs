@@ -1,0 +1,161 @@
+//! Command-line entry points: `gyoku` alone runs the USI engine; the
+//! subcommands are tools for developers and testers.
+
+use crate::perft::{divide, parse_suite};
+use crate::position::Position;
+use std::io::Write;
+use std::time::Instant;
+
+const USAGE: &str = "usage: gyoku                         run the USI engine on stdin/stdout
+       gyoku perft <depth> [<sfen>] [--threads N]
+       gyoku perft-suite <file> [--threads N]";
+
+/// Runs the command line `args` (without the program name); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let (args, threads) = match take_threads(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return 2;
+        }
+    };
+    match args.first().map(String::as_str) {
+        None => crate::usi::run(),
+        Some("perft") => perft_command(&args[1..], threads),
+        Some("perft-suite") => perft_suite_command(&args[1..], threads),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            0
+        }
+        Some(other) => {
+            eprintln!("unknown command '{other}'\n{USAGE}");
+            2
+        }
+    }
+}
+
+fn take_threads(args: &[String]) -> Result<(Vec<String>, usize), String> {
+    let mut rest = Vec::new();
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--threads" {
+            let value = iter.next().ok_or("--threads needs a number")?;
+            threads = value
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("bad thread count '{value}'"))?;
+        } else {
+            rest.push(arg.clone());
+        }
+    }
+    Ok((rest, threads))
+}
+
+fn thread_pool(threads: usize) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()
+}
+
+/// Prints a divide in the format shared by `gyoku perft` and USI `go perft`.
+pub fn print_divide(
+    out: &mut dyn Write,
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+) -> std::io::Result<u64> {
+    let pool = thread_pool(threads);
+    let start = Instant::now();
+    let rows = divide(pos, depth, pool.as_ref());
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        rows.iter().map(|&(_, n)| n).sum()
+    };
+    let elapsed = start.elapsed();
+    for (m, n) in &rows {
+        writeln!(out, "{m}: {n}")?;
+    }
+    writeln!(out, "Nodes searched: {total}")?;
+    let secs = elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "Time: {} ms, {:.0} nps",
+        elapsed.as_millis(),
+        if secs > 0.0 { total as f64 / secs } else { 0.0 }
+    )?;
+    Ok(total)
+}
+
+fn perft_command(args: &[String], threads: usize) -> i32 {
+    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
+        eprintln!("perft needs a depth\n{USAGE}");
+        return 2;
+    };
+    let sfen = args[1..].join(" ");
+    let pos = if sfen.is_empty() || sfen == "startpos" {
+        Position::startpos()
+    } else {
+        match Position::from_sfen(sfen.trim_start_matches("sfen ")) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("bad sfen: {e}");
+                return 2;
+            }
+        }
+    };
+    let stdout = std::io::stdout();
+    match print_divide(&mut stdout.lock(), &pos, depth, threads) {
+        Ok(_) => 0,
+        Err(_) => 1,
+    }
+}
+
+fn perft_suite_command(args: &[String], threads: usize) -> i32 {
+    let Some(path) = args.first() else {
+        eprintln!("perft-suite needs a file\n{USAGE}");
+        return 2;
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return 2;
+        }
+    };
+    let entries = match parse_suite(&text) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return 2;
+        }
+    };
+    let pool = thread_pool(threads);
+    let (mut passed, mut failed) = (0, 0);
+    for entry in &entries {
+        let result = Position::from_sfen(&entry.sfen)
+            .map(|pos| crate::perft::perft_parallel(&pos, entry.depth, pool.as_ref()));
+        match result {
+            Ok(n) if n == entry.nodes => {
+                passed += 1;
+                println!("ok {} depth {} nodes {}", entry.sfen, entry.depth, n);
+            }
+            Ok(n) => {
+                failed += 1;
+                println!(
+                    "FAIL expected {} got {} depth {} sfen {}",
+                    entry.nodes, n, entry.depth, entry.sfen
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL bad sfen ({e}) sfen {}", entry.sfen);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    i32::from(failed > 0)
+}

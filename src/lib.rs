@@ -1,0 +1,26 @@
+//! gyoku: a USI shogi engine.
+//!
+//! Glossary: *sente*/Black moves first, *gote*/White second; *uchifuzume* is
+//! checkmate by a pawn drop (illegal); *nifu* is two unpromoted pawns of one
+//! side on a file (illegal); *sennichite* is fourfold repetition (a draw,
+//! unless one side checked throughout: it loses); *nyugyoku* is the
+//! entering-king declaration; *tsume* is a mating problem where every
+//! attacking move checks.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod cli;
+pub mod hand;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod usi;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use hand::Hand;
+pub use moves::{Move, MoveList, MAX_MOVES};
+pub use position::{EnteringKingRule, Position, Repetition, SfenError, START_SFEN};
+pub use types::{Color, Piece, PieceType, Square};

@@ -1,0 +1,116 @@
+//! Perft: counting the leaves of the legal move tree, the standard check of
+//! a move generator. The last ply is bulk-counted (the legal move list's
+//! length), and the root can be split across a dedicated rayon pool.
+
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use rayon::prelude::*;
+
+/// Number of leaf nodes `depth` plies below `pos`.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in &list {
+        pos.do_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.undo_move(m);
+    }
+    nodes
+}
+
+/// Leaf counts below each root move ("divide"), in generation order,
+/// computed in parallel on `pool` (or the caller's thread when `None`).
+pub fn divide(pos: &Position, depth: u32, pool: Option<&rayon::ThreadPool>) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves();
+    let count = |&m: &Move| {
+        let mut child = pos.clone();
+        child.do_move(m);
+        (m, perft(&mut child, depth.saturating_sub(1)))
+    };
+    if depth == 0 {
+        return Vec::new();
+    }
+    match pool {
+        Some(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+        None => moves.iter().map(count).collect(),
+    }
+}
+
+/// Total of a divide; equals [`perft`] for `depth >= 1`.
+pub fn perft_parallel(pos: &Position, depth: u32, pool: Option<&rayon::ThreadPool>) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    divide(pos, depth, pool).iter().map(|&(_, n)| n).sum()
+}
+
+/// One row of a perft suite file: `sfen<TAB>depth<TAB>nodes`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteEntry {
+    /// Position.
+    pub sfen: String,
+    /// Depth in plies.
+    pub depth: u32,
+    /// Expected leaf count.
+    pub nodes: u64,
+}
+
+/// Parses a perft suite: one `sfen<TAB>depth<TAB>nodes[<TAB>anything]`
+/// row per line; blank lines, `#` comments and a `sfen` header are skipped.
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') || line.starts_with("sfen\t") {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() < 3 {
+            return Err(format!("line {}: expected sfen<TAB>depth<TAB>nodes", i + 1));
+        }
+        let depth = fields[1]
+            .trim()
+            .parse()
+            .map_err(|_| format!("line {}: bad depth '{}'", i + 1, fields[1]))?;
+        let nodes = fields[2]
+            .trim()
+            .parse()
+            .map_err(|_| format!("line {}: bad node count '{}'", i + 1, fields[2]))?;
+        entries.push(SuiteEntry {
+            sfen: fields[0].trim().to_string(),
+            depth,
+            nodes,
+        });
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_shallow_counts() {
+        let mut pos = Position::startpos();
+        assert_eq!(perft(&mut pos, 1), 30);
+        assert_eq!(perft(&mut pos, 2), 900);
+        assert_eq!(perft(&mut pos, 3), 25470);
+        assert_eq!(pos.to_sfen(), crate::position::START_SFEN);
+    }
+
+    #[test]
+    fn suite_lines_parse() {
+        let text = "# comment\nsfen\tdepth\tnodes\n9/9/9/9/9/9/9/9/9 b - 1\t2\t900\tsource\n\n";
+        let entries = parse_suite(text).unwrap();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].depth, 2);
+        assert!(parse_suite("x\ty\t1").is_err());
+    }
+}

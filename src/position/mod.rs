@@ -1,0 +1,387 @@
+//! The board state: pieces, hands, side to move, incremental Zobrist key,
+//! checkers and pins, with `do_move`/`undo_move` and a history of states
+//! for repetition queries.
+
+mod rules;
+mod sfen;
+
+pub use rules::{EnteringKingRule, Repetition};
+pub use sfen::{SfenError, START_SFEN};
+
+use crate::attacks::{self, between};
+use crate::bitboard::Bitboard;
+use crate::hand::Hand;
+use crate::moves::Move;
+use crate::types::{Color, Piece, PieceType, Square};
+use crate::zobrist;
+
+/// What changes with each move and must be restored by `undo_move`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct StateInfo {
+    /// Key of the board and side to move.
+    pub(crate) board_key: u64,
+    /// Key of both hands.
+    pub(crate) hand_key: u64,
+    /// Pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move pinned to its own king.
+    pub(crate) pinned: Bitboard,
+    /// The piece the last move captured, or none.
+    pub(crate) captured: Piece,
+    /// The move that led here (`None` at the root and after a null move).
+    pub(crate) last_move: Option<Move>,
+    /// For each colour, how many of its consecutive latest moves gave check.
+    pub(crate) continuous_checks: [u16; 2],
+    /// Plies since the root or the last null move (repetition scans stop there).
+    pub(crate) plies_since_null: u16,
+}
+
+/// A shogi position. Cloning is cheap enough for per-thread copies.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) board: [Piece; 81],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) by_kind: [Bitboard; PieceType::NUM],
+    pub(crate) hands: [Hand; 2],
+    pub(crate) side: Color,
+    pub(crate) game_ply: u32,
+    pub(crate) kings: [Square; 2],
+    pub(crate) states: Vec<StateInfo>,
+}
+
+impl Position {
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        Position::from_sfen(START_SFEN).expect("the start position is valid")
+    }
+
+    #[inline]
+    pub(crate) fn state(&self) -> &StateInfo {
+        self.states.last().expect("a position always has a state")
+    }
+
+    /// The player to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on `sq` ([`Piece::NONE`] if empty).
+    #[inline]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// `color`'s pieces in hand.
+    #[inline]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color.index()]
+    }
+
+    /// Squares holding `color`'s pieces.
+    #[inline]
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding pieces of `kind` (both colours).
+    #[inline]
+    pub fn pieces_of_kind(&self, kind: PieceType) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Squares holding `color`'s pieces of `kind`.
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// `color`'s king square.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.kings[color.index()]
+    }
+
+    /// The position's hash key: board, hands and side to move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let st = self.state();
+        st.board_key ^ st.hand_key
+    }
+
+    /// Key of the board and side to move only (hands left out), for
+    /// superior/inferior repetition tests.
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.state().board_key
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.state().checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.state().checkers.is_nonempty()
+    }
+
+    /// Pieces of the side to move pinned to its king.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.state().pinned
+    }
+
+    /// The move that led to this position, if any.
+    #[inline]
+    pub fn last_move(&self) -> Option<Move> {
+        self.state().last_move
+    }
+
+    /// The piece the last move captured ([`Piece::NONE`] if none).
+    #[inline]
+    pub fn captured_piece(&self) -> Piece {
+        self.state().captured
+    }
+
+    /// The SFEN move number of this position.
+    #[inline]
+    pub fn game_ply(&self) -> u32 {
+        self.game_ply
+    }
+
+    /// Number of moves played since the position was set up.
+    #[inline]
+    pub fn moves_played(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// Gold-moving pieces of `color` (gold and the four small promoted kinds).
+    #[inline]
+    pub(crate) fn golds(&self, color: Color) -> Bitboard {
+        (self.by_kind[PieceType::Gold.index()]
+            | self.by_kind[PieceType::ProPawn.index()]
+            | self.by_kind[PieceType::ProLance.index()]
+            | self.by_kind[PieceType::ProKnight.index()]
+            | self.by_kind[PieceType::ProSilver.index()])
+            & self.by_color[color.index()]
+    }
+
+    /// `color`'s bishops and horses.
+    #[inline]
+    pub(crate) fn diagonal_sliders(&self, color: Color) -> Bitboard {
+        (self.by_kind[PieceType::Bishop.index()] | self.by_kind[PieceType::Horse.index()])
+            & self.by_color[color.index()]
+    }
+
+    /// `color`'s rooks and dragons.
+    #[inline]
+    pub(crate) fn orthogonal_sliders(&self, color: Color) -> Bitboard {
+        (self.by_kind[PieceType::Rook.index()] | self.by_kind[PieceType::Dragon.index()])
+            & self.by_color[color.index()]
+    }
+
+    /// `color`'s pieces that attack `sq` given `occupied`.
+    pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        let them = color.flip();
+        let c = color.index();
+        let own = self.by_color[c];
+        let step = (attacks::pawn_attacks(them, sq) & self.by_kind[PieceType::Pawn.index()])
+            | (attacks::knight_attacks(them, sq) & self.by_kind[PieceType::Knight.index()])
+            | (attacks::silver_attacks(them, sq) & self.by_kind[PieceType::Silver.index()])
+            | (attacks::king_attacks(sq)
+                & (self.by_kind[PieceType::King.index()]
+                    | self.by_kind[PieceType::Horse.index()]
+                    | self.by_kind[PieceType::Dragon.index()]));
+        let golds = attacks::gold_attacks(them, sq) & self.golds(color);
+        let lances =
+            attacks::lance_attacks(them, sq, occupied) & self.by_kind[PieceType::Lance.index()];
+        let diag = attacks::bishop_attacks(sq, occupied) & self.diagonal_sliders(color);
+        let ortho = attacks::rook_attacks(sq, occupied) & self.orthogonal_sliders(color);
+        ((step | lances) & own) | golds | diag | ortho
+    }
+
+    /// Whether any `color` piece attacks `sq` given `occupied`.
+    #[inline]
+    pub fn is_attacked(&self, color: Color, sq: Square, occupied: Bitboard) -> bool {
+        self.attackers_to(color, sq, occupied).is_nonempty()
+    }
+
+    /// `color`'s pieces that stand alone between its king and an enemy slider.
+    pub(crate) fn compute_pinned(&self, color: Color) -> Bitboard {
+        let them = color.flip();
+        let ksq = self.kings[color.index()];
+        let snipers = (attacks::rook_attacks(ksq, Bitboard::EMPTY) & self.orthogonal_sliders(them))
+            | (attacks::bishop_attacks(ksq, Bitboard::EMPTY) & self.diagonal_sliders(them))
+            | (attacks::lance_attacks(color, ksq, Bitboard::EMPTY)
+                & self.pieces(them, PieceType::Lance));
+        let occupied = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(ksq, sniper) & occupied;
+            if blockers.is_nonempty() && !blockers.has_more_than_one() {
+                pinned |= blockers & self.by_color[color.index()];
+            }
+        }
+        pinned
+    }
+
+    #[inline]
+    fn put_piece(&mut self, piece: Piece, sq: Square) {
+        self.board[sq.index()] = piece;
+        let bit = Bitboard::from_square(sq);
+        self.by_color[piece.color().index()] |= bit;
+        self.by_kind[piece.kind_unchecked().index()] |= bit;
+    }
+
+    #[inline]
+    fn remove_piece(&mut self, sq: Square) -> Piece {
+        let piece = self.board[sq.index()];
+        self.board[sq.index()] = Piece::NONE;
+        let bit = Bitboard::from_square(sq);
+        self.by_color[piece.color().index()] ^= bit;
+        self.by_kind[piece.kind_unchecked().index()] ^= bit;
+        piece
+    }
+
+    /// Plays `m`, which must be legal in this position.
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let them = us.flip();
+        let prev = *self.state();
+        let mut st = StateInfo {
+            captured: Piece::NONE,
+            last_move: Some(m),
+            plies_since_null: prev.plies_since_null.saturating_add(1),
+            ..prev
+        };
+        let to = m.to();
+        if let Some(kind) = m.dropped_kind() {
+            let hand = &mut self.hands[us.index()];
+            let n = hand.count(kind);
+            st.hand_key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
+            hand.remove(kind);
+            let piece = Piece::new(us, kind);
+            self.put_piece(piece, to);
+            st.board_key ^= zobrist::piece_square(piece, to);
+        } else {
+            let from = m.from();
+            let captured = self.board[to.index()];
+            if !captured.is_none() {
+                self.remove_piece(to);
+                st.board_key ^= zobrist::piece_square(captured, to);
+                let kind = captured.kind_unchecked().unpromote();
+                let hand = &mut self.hands[us.index()];
+                let n = hand.count(kind);
+                st.hand_key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n + 1);
+                hand.add(kind);
+                st.captured = captured;
+            }
+            let piece = self.remove_piece(from);
+            st.board_key ^= zobrist::piece_square(piece, from);
+            let moved = if m.is_promotion() {
+                Piece::new(us, piece.kind_unchecked().promote())
+            } else {
+                piece
+            };
+            self.put_piece(moved, to);
+            st.board_key ^= zobrist::piece_square(moved, to);
+            if moved.kind_unchecked() == PieceType::King {
+                self.kings[us.index()] = to;
+            }
+        }
+        st.board_key ^= zobrist::SIDE;
+        self.side = them;
+        self.game_ply += 1;
+        st.checkers = self.attackers_to(us, self.kings[them.index()], self.occupied());
+        st.continuous_checks[us.index()] = if st.checkers.is_nonempty() {
+            prev.continuous_checks[us.index()].saturating_add(1)
+        } else {
+            0
+        };
+        st.pinned = self.compute_pinned(them);
+        self.states.push(st);
+    }
+
+    /// Takes back `m`, which must be the last move played.
+    pub fn undo_move(&mut self, m: Move) {
+        let st = self.states.pop().expect("undo_move after do_move");
+        debug_assert!(!self.states.is_empty());
+        let us = self.side.flip();
+        self.side = us;
+        self.game_ply -= 1;
+        let to = m.to();
+        if let Some(kind) = m.dropped_kind() {
+            self.remove_piece(to);
+            self.hands[us.index()].add(kind);
+        } else {
+            let moved = self.remove_piece(to);
+            let piece = if m.is_promotion() {
+                Piece::new(us, moved.kind_unchecked().unpromote())
+            } else {
+                moved
+            };
+            self.put_piece(piece, m.from());
+            if piece.kind_unchecked() == PieceType::King {
+                self.kings[us.index()] = m.from();
+            }
+            if !st.captured.is_none() {
+                self.put_piece(st.captured, to);
+                self.hands[us.index()].remove(st.captured.kind_unchecked().unpromote());
+            }
+        }
+    }
+
+    /// Passes the turn (for null-move pruning); never call it in check.
+    pub fn do_null_move(&mut self) {
+        debug_assert!(!self.in_check());
+        let prev = *self.state();
+        let them = self.side.flip();
+        self.side = them;
+        let mut st = StateInfo {
+            board_key: prev.board_key ^ zobrist::SIDE,
+            captured: Piece::NONE,
+            last_move: None,
+            checkers: Bitboard::EMPTY,
+            plies_since_null: 0,
+            ..prev
+        };
+        st.pinned = self.compute_pinned(them);
+        self.states.push(st);
+    }
+
+    /// Takes back a null move.
+    pub fn undo_null_move(&mut self) {
+        self.states.pop();
+        self.side = self.side.flip();
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// A board diagram as Black sees it, then hands and side to move.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in 0..9 {
+            for file in (0..9).rev() {
+                let p = self.piece_on(Square::new(file, rank));
+                let text = p.sfen();
+                write!(f, "{:>3}", if text.is_empty() { "." } else { &text })?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "sfen {}", self.to_sfen())
+    }
+}
