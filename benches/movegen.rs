@@ -10,7 +10,7 @@ const POSITIONS: &[&str] = &[
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
     "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
     "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
-    "ln1g3nl/1r1sk1gs1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/1BG4R1/LN2KGSNL b Bp 13",
+    "ln1g3nl/1r1sk1gs1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/1BG4R1/LN2KGSNL b B 13",
     "7lk/9/8S/9/9/9/9/7L1/8K b P 1",
 ];
 

@@ -1,6 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the standard check of
-//! a move generator. The last ply is bulk-counted (the legal move list's
-//! length), and the root can be split across a dedicated rayon pool.
+//! a move generator. The last ply is bulk-counted with
+//! [`Position::count_legal`] (popcounts of destination sets, no move list),
+//! and the root can be split across a dedicated rayon pool.
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -8,14 +9,13 @@ use rayon::prelude::*;
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => return 1,
+        1 => return pos.count_legal() as u64,
+        _ => {}
     }
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &m in &list {
         pos.do_move(m);

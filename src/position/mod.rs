@@ -210,17 +210,47 @@ impl Position {
     }
 
     /// Whether any `color` piece attacks `sq` given `occupied`.
+    ///
+    /// Same answer as `attackers_to(..).is_nonempty()`, but the step pieces
+    /// are tested first and a slider lookup is made only when a slider of
+    /// that kind stands on one of the lines through `sq`.
     #[inline]
     pub fn is_attacked(&self, color: Color, sq: Square, occupied: Bitboard) -> bool {
-        self.attackers_to(color, sq, occupied).is_nonempty()
+        let them = color.flip();
+        let own = self.by_color[color.index()];
+        let kinds = &self.by_kind;
+        let steps = (attacks::pawn_attacks(them, sq) & kinds[PieceType::Pawn.index()])
+            | (attacks::knight_attacks(them, sq) & kinds[PieceType::Knight.index()])
+            | (attacks::silver_attacks(them, sq) & kinds[PieceType::Silver.index()])
+            | (attacks::king_attacks(sq)
+                & (kinds[PieceType::King.index()]
+                    | kinds[PieceType::Horse.index()]
+                    | kinds[PieceType::Dragon.index()]));
+        if (steps & own).is_nonempty()
+            || (attacks::gold_attacks(them, sq) & self.golds(color)).is_nonempty()
+        {
+            return true;
+        }
+        let lances = kinds[PieceType::Lance.index()] & own & Bitboard::file(sq.file());
+        if lances.is_nonempty()
+            && (attacks::lance_attacks(them, sq, occupied) & lances).is_nonempty()
+        {
+            return true;
+        }
+        let diag = self.diagonal_sliders(color) & attacks::bishop_pseudo_attacks(sq);
+        if diag.is_nonempty() && (attacks::bishop_attacks(sq, occupied) & diag).is_nonempty() {
+            return true;
+        }
+        let ortho = self.orthogonal_sliders(color) & attacks::rook_pseudo_attacks(sq);
+        ortho.is_nonempty() && (attacks::rook_attacks(sq, occupied) & ortho).is_nonempty()
     }
 
     /// `color`'s pieces that stand alone between its king and an enemy slider.
     pub(crate) fn compute_pinned(&self, color: Color) -> Bitboard {
         let them = color.flip();
         let ksq = self.kings[color.index()];
-        let snipers = (attacks::rook_attacks(ksq, Bitboard::EMPTY) & self.orthogonal_sliders(them))
-            | (attacks::bishop_attacks(ksq, Bitboard::EMPTY) & self.diagonal_sliders(them))
+        let snipers = (attacks::rook_pseudo_attacks(ksq) & self.orthogonal_sliders(them))
+            | (attacks::bishop_pseudo_attacks(ksq) & self.diagonal_sliders(them))
             | (attacks::lance_attacks(color, ksq, Bitboard::EMPTY)
                 & self.pieces(them, PieceType::Lance));
         let occupied = self.occupied();
@@ -252,6 +282,39 @@ impl Position {
         piece
     }
 
+    /// `us`'s pieces that check the enemy king after `us` played `m`, with
+    /// `moved` the kind now standing on `m.to()`.
+    ///
+    /// Before the move no piece of `us` attacked that king (the side not to
+    /// move is never in check), so a checker is either the moved piece or a
+    /// slider whose line to the king ran through the vacated square.
+    #[inline]
+    fn checkers_after(&self, us: Color, m: Move, moved: PieceType) -> Bitboard {
+        let them = us.flip();
+        let ksq = self.kings[them.index()];
+        let occ = self.occupied();
+        let to = m.to();
+        let mut checkers = if attacks::attacks_of(us, moved, to, occ).contains(ksq) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        if m.is_drop() {
+            return checkers;
+        }
+        let from = m.from();
+        if attacks::rook_pseudo_attacks(ksq).contains(from) {
+            checkers |= attacks::rook_attacks(ksq, occ) & self.orthogonal_sliders(us);
+            if from.file() == ksq.file() {
+                checkers |=
+                    attacks::lance_attacks(them, ksq, occ) & self.pieces(us, PieceType::Lance);
+            }
+        } else if attacks::bishop_pseudo_attacks(ksq).contains(from) {
+            checkers |= attacks::bishop_attacks(ksq, occ) & self.diagonal_sliders(us);
+        }
+        checkers
+    }
+
     /// Plays `m`, which must be legal in this position.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
@@ -264,7 +327,9 @@ impl Position {
             ..prev
         };
         let to = m.to();
+        let moved_kind;
         if let Some(kind) = m.dropped_kind() {
+            moved_kind = kind;
             let hand = &mut self.hands[us.index()];
             let n = hand.count(kind);
             st.hand_key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
@@ -294,14 +359,19 @@ impl Position {
             };
             self.put_piece(moved, to);
             st.board_key ^= zobrist::piece_square(moved, to);
-            if moved.kind_unchecked() == PieceType::King {
+            moved_kind = moved.kind_unchecked();
+            if moved_kind == PieceType::King {
                 self.kings[us.index()] = to;
             }
         }
         st.board_key ^= zobrist::SIDE;
         self.side = them;
         self.game_ply += 1;
-        st.checkers = self.attackers_to(us, self.kings[them.index()], self.occupied());
+        st.checkers = self.checkers_after(us, m, moved_kind);
+        debug_assert_eq!(
+            st.checkers,
+            self.attackers_to(us, self.kings[them.index()], self.occupied())
+        );
         st.continuous_checks[us.index()] = if st.checkers.is_nonempty() {
             prev.continuous_checks[us.index()].saturating_add(1)
         } else {
@@ -383,5 +453,49 @@ impl std::fmt::Display for Position {
             writeln!(f)?;
         }
         writeln!(f, "sfen {}", self.to_sfen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The incremental checkers of `do_move` equal a full `attackers_to`
+    /// scan, and the stored pins equal a fresh computation, at every node.
+    fn check_tree(pos: &mut Position, depth: u32) {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let ksq = pos.king_square(us);
+        assert_eq!(
+            pos.checkers(),
+            pos.attackers_to(them, ksq, pos.occupied()),
+            "{}",
+            pos.to_sfen()
+        );
+        assert_eq!(pos.pinned(), pos.compute_pinned(us), "{}", pos.to_sfen());
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            pos.do_move(m);
+            check_tree(pos, depth - 1);
+            pos.undo_move(m);
+        }
+    }
+
+    #[test]
+    fn incremental_checkers_match_a_full_scan() {
+        for (sfen, depth) in [
+            (START_SFEN, 4),
+            (
+                "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+                2,
+            ),
+            ("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", 1),
+            ("8k/9/9/9/9/9/9/9/K8 b RBLrbl 1", 2),
+        ] {
+            let mut pos = Position::from_sfen(sfen).unwrap();
+            check_tree(&mut pos, depth);
+        }
     }
 }

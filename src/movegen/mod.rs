@@ -5,7 +5,10 @@
 //! squares (with the king lifted off the board so sliders see through it),
 //! in check only captures of the checker, interpositions and king moves
 //! are produced, and drops obey all four restrictions, including the exact
-//! pawn-drop-mate (uchifuzume) test.
+//! pawn-drop-mate (uchifuzume) test. [`Position::count_legal`] (in
+//! `count.rs`) counts the same moves without listing them.
+
+mod count;
 
 use crate::attacks::{self, aligned, between, line};
 use crate::bitboard::Bitboard;
@@ -16,9 +19,17 @@ use crate::types::{Color, PieceType, Square};
 /// Squares where `color` may never drop or leave an unpromoted `kind`.
 #[inline]
 fn dead_squares(color: Color, kind: PieceType) -> Bitboard {
+    const LAST_RANK: [Bitboard; 2] = [
+        Bitboard::far_ranks(Color::Black, 1),
+        Bitboard::far_ranks(Color::White, 1),
+    ];
+    const LAST_TWO_RANKS: [Bitboard; 2] = [
+        Bitboard::far_ranks(Color::Black, 2),
+        Bitboard::far_ranks(Color::White, 2),
+    ];
     match kind {
-        PieceType::Pawn | PieceType::Lance => Bitboard::far_ranks(color, 1),
-        PieceType::Knight => Bitboard::far_ranks(color, 2),
+        PieceType::Pawn | PieceType::Lance => LAST_RANK[color.index()],
+        PieceType::Knight => LAST_TWO_RANKS[color.index()],
         _ => Bitboard::EMPTY,
     }
 }
