@@ -1,5 +1,6 @@
-//! Magic-bitboard lookups for rook and bishop attacks, and the slow ray
-//! walker that builds the tables and checks them in tests.
+//! Magic-bitboard lookups for bishop attacks, and the slow ray walker that
+//! builds the table and checks it (and the rook lookups of `rook.rs`) in
+//! tests.
 //!
 //! The 81-bit masked occupancy is multiplied by a 128-bit magic and the top
 //! bits of the product form the index. (Folding the occupancy into 64 bits
@@ -12,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::types::Square;
 use once_cell::sync::Lazy;
 
-use super::magic_numbers::{BISHOP_MAGICS, ROOK_MAGICS};
+use super::magic_numbers::BISHOP_MAGICS;
 
 /// The four orthogonal directions as (file, rank) steps.
 pub(crate) const ROOK_DIRECTIONS: [(i8, i8); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
@@ -149,10 +150,6 @@ fn fill_table(
     )
 }
 
-/// Rook table, built on first use.
-pub(crate) static ROOK_TABLE: Lazy<SliderTable> = Lazy::new(|| {
-    build_table(&ROOK_DIRECTIONS, &ROOK_MAGICS).expect("rook magics are collision-free")
-});
 /// Bishop table, built on first use.
 pub(crate) static BISHOP_TABLE: Lazy<SliderTable> = Lazy::new(|| {
     build_table(&BISHOP_DIRECTIONS, &BISHOP_MAGICS).expect("bishop magics are collision-free")
@@ -215,10 +212,11 @@ mod tests {
     #[test]
     #[ignore]
     fn print_magics() {
-        for (name, dirs, seed) in [
-            ("ROOK_MAGICS", &ROOK_DIRECTIONS, 0x9E37_79B9_7F4A_7C15u64),
-            ("BISHOP_MAGICS", &BISHOP_DIRECTIONS, 0xD1B5_4A32_D192_ED03),
-        ] {
+        for (name, dirs, seed) in [(
+            "BISHOP_MAGICS",
+            &BISHOP_DIRECTIONS,
+            0xD1B5_4A32_D192_ED03u64,
+        )] {
             let mut rng = Rng(seed);
             println!("const {name}: [u128; 81] = [");
             for sq in Square::all() {
@@ -246,13 +244,13 @@ mod tests {
     }
 
     #[test]
-    fn magic_lookups_match_the_ray_walker() {
+    fn rook_and_bishop_lookups_match_the_ray_walker() {
         let mut rng = Rng(12345);
         for _ in 0..2000 {
             let occ = random_occupancy(&mut rng);
             for sq in Square::all() {
                 assert_eq!(
-                    ROOK_TABLE.attacks(sq, occ),
+                    crate::attacks::rook_attacks(sq, occ),
                     sliding_attacks_slow(sq, occ, &ROOK_DIRECTIONS),
                     "rook on {sq}"
                 );

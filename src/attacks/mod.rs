@@ -1,12 +1,14 @@
 //! Attack sets of every piece, and the geometric helpers (`between`, `line`)
 //! that pins and interpositions need.
 //!
-//! Step attacks and the geometry tables are `const`; rook and bishop use the
-//! lazily built magic tables of [`magic`]; lance attacks come straight from
-//! the file-major layout (a file is nine contiguous bits).
+//! Step attacks and the geometry tables are `const`; the bishop uses the
+//! lazily built magic table of [`magic`]; the rook combines a file lookup
+//! and a rank lookup in two small `const` tables (`rook.rs`); lance attacks
+//! come straight from the file-major layout (a file is nine contiguous bits).
 
 pub mod magic;
 mod magic_numbers;
+mod rook;
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, PieceType, Square};
@@ -168,7 +170,7 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// Squares a rook on `sq` attacks given `occupied`.
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    magic::ROOK_TABLE.attacks(sq, occupied)
+    rook::rook_attacks(sq, occupied)
 }
 
 /// Squares a horse (promoted bishop) on `sq` attacks.
