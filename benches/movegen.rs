@@ -1,4 +1,5 @@
-//! Move generator benches: legal generation, do/undo, perft and attack lookups.
+//! Move generator benches: legal generation and counting, do/undo, perft
+//! (asserting the node counts) and attack lookups.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
@@ -33,6 +34,18 @@ fn legal_generation(c: &mut Criterion) {
     });
 }
 
+fn legal_count(c: &mut Criterion) {
+    let positions = positions();
+    c.bench_function("count_legal/varied", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| black_box(p).count_legal())
+                .sum::<usize>()
+        })
+    });
+}
+
 fn do_undo(c: &mut Criterion) {
     let positions = positions();
     c.bench_function("do_undo/all_moves", |b| {
@@ -58,6 +71,10 @@ fn perft_startpos(c: &mut Criterion) {
         let mut pos = Position::startpos();
         b.iter(|| assert_eq!(perft(&mut pos, 4), 719_731))
     });
+    group.bench_function("matsuri_depth3", |b| {
+        let mut pos = Position::from_sfen(POSITIONS[1]).unwrap();
+        b.iter(|| assert_eq!(perft(&mut pos, 3), 4_809_015))
+    });
     group.finish();
 }
 
@@ -80,6 +97,7 @@ fn attack_lookups(c: &mut Criterion) {
 criterion_group!(
     benches,
     legal_generation,
+    legal_count,
     do_undo,
     perft_startpos,
     attack_lookups
