@@ -1,7 +1,7 @@
 //! Reading the mating line out of a proof.
 
 use super::search::{Node, Searcher};
-use super::tt::{Value, INFINITE};
+use super::tt::INFINITE;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -54,38 +54,30 @@ fn choose(
     moves: &[Move],
 ) -> Option<(Move, i32)> {
     for attempt in 0..2 {
-        let mut best: Option<(Move, i32, i32)> = None;
-        let mut complete = true;
+        let mut proven = Vec::with_capacity(moves.len());
         for &mv in moves {
-            let (child_budget, discount) = node.child_budget(mv, budget);
+            let (child_budget, discount) = node.child_budget(pos, mv, budget);
+            let child = node.child(mv);
             pos.do_move(mv);
-            let value = searcher.table.probe(
-                node.child(mv).key(pos),
-                node.child(mv).attacker_hand(pos),
-                child_budget,
-            );
+            let value =
+                searcher
+                    .table
+                    .probe(child.key(pos), child.attacker_hand(pos), child_budget);
             pos.undo_move(mv);
-            if value.pn != 0 {
-                complete = false;
-                continue;
+            if value.pn == 0 {
+                proven.push((mv, value.len, discount));
             }
-            best = match (node, best) {
-                (_, None) => Some((mv, value.len, discount)),
-                (Node::Or { .. }, Some(b)) if value.len - discount < b.1 - b.2 => {
-                    Some((mv, value.len, discount))
-                }
-                (Node::And, Some(b)) if better_defence(mv, &value, b.0, b.1) => {
-                    Some((mv, value.len, discount))
-                }
-                (_, b) => b,
-            };
         }
-        let usable = match node {
-            Node::Or { .. } => best.is_some(),
-            Node::And => complete && best.is_some(),
+        let choice = match node {
+            Node::Or { .. } => proven
+                .iter()
+                .min_by_key(|&&(_, len, discount)| len - discount)
+                .copied(),
+            Node::And if proven.len() == moves.len() => longest_resistance(searcher, pos, &proven),
+            Node::And => None,
         };
-        if usable {
-            return best.map(|(mv, len, _)| (mv, len));
+        if let Some((mv, len, _)) = choice {
+            return Some((mv, len));
         }
         if attempt == 0 {
             // Part of the proof was overwritten: prove this node again.
@@ -95,8 +87,35 @@ fn choose(
     None
 }
 
-/// Whether the defender's `mv` (mated in `value.len`) resists better than
-/// `best` (mated in `best_len`).
-fn better_defence(mv: Move, value: &Value, best: Move, best_len: i32) -> bool {
-    value.len > best_len || (value.len == best_len && best.is_drop() && !mv.is_drop())
+/// The defender's reply that is mated last. Among equally long replies a
+/// move beats a drop, and a drop the attacker must answer with a real
+/// continuation beats a futile one it can just take (tsume convention does
+/// not show futile interpositions).
+fn longest_resistance(
+    searcher: &mut Searcher,
+    pos: &mut Position,
+    proven: &[(Move, i32, i32)],
+) -> Option<(Move, i32, i32)> {
+    let longest = proven.iter().map(|&(_, len, _)| len).max()?;
+    let candidates: Vec<_> = proven.iter().filter(|c| c.1 == longest).copied().collect();
+    if let Some(&c) = candidates.iter().find(|c| !c.0.is_drop()) {
+        return Some(c);
+    }
+    for &c in &candidates {
+        if !is_futile(searcher, pos, c.0, longest) {
+            return Some(c);
+        }
+    }
+    candidates.first().copied()
+}
+
+/// Whether the defender's drop `mv`, worth `len` plies with futile captures
+/// discounted, needs that discount: it does when the position after it has
+/// no mate within `len` plies counted in full.
+fn is_futile(searcher: &mut Searcher, pos: &mut Position, mv: Move, len: i32) -> bool {
+    let plain = Node::Or { bonus: None };
+    pos.do_move(mv);
+    let value = searcher.mid(pos, plain, len, INFINITE, INFINITE);
+    pos.undo_move(mv);
+    value.pn != 0
 }

@@ -19,6 +19,7 @@
 //! absolute "no mate".
 
 use super::tt::{MateTable, Value, INFINITE, UNLIMITED};
+use crate::attacks::between;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -55,11 +56,18 @@ impl Node {
         }
     }
 
-    /// Budget of the child reached by `m` from a node with `budget`, and
-    /// the plies the move is not charged (2 for taking a futile drop).
-    pub(crate) fn child_budget(self, m: Move, budget: i32) -> (i32, i32) {
+    /// Budget of the child reached by `m` from a node with `budget` in
+    /// `pos`, and the plies the move is not charged: 2 when the checker
+    /// takes a drop that blocked its line (a futile interposition).
+    pub(crate) fn child_budget(self, pos: &Position, m: Move, budget: i32) -> (i32, i32) {
         let discount = match self {
-            Node::Or { bonus: Some(sq) } if m.to() == sq && !m.is_drop() => 2,
+            Node::Or { bonus: Some(sq) }
+                if m.to() == sq
+                    && !m.is_drop()
+                    && between(m.from(), pos.king_square(!pos.side_to_move())).contains(sq) =>
+            {
+                2
+            }
             _ => 0,
         };
         (saturating_add(budget, discount - 1), discount)
@@ -194,7 +202,7 @@ impl Searcher<'_> {
         let mut children = Vec::with_capacity(moves.len());
         for &mv in moves {
             let child_node = node.child(mv);
-            let (child_budget, discount) = node.child_budget(mv, budget);
+            let (child_budget, discount) = node.child_budget(pos, mv, budget);
             pos.do_move(mv);
             let repeated = self.path.contains(&pos.key());
             let key = child_node.key(pos);
