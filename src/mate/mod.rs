@@ -16,11 +16,14 @@
 
 mod pv;
 mod search;
+mod setup;
 pub mod suite;
 mod tt;
 
 #[cfg(test)]
 mod tests;
+
+pub use setup::tsume_position;
 
 use crate::moves::Move;
 use crate::position::Position;

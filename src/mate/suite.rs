@@ -125,7 +125,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut verdicts = Vec::new();
     let mut times = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
-        let pos = match Position::from_sfen(&problem.sfen) {
+        let pos = match super::tsume_position(&problem.sfen) {
             Ok(p) => p,
             Err(e) => {
                 println!("SKIP #{:<4} bad sfen ({e}): {}", i + 1, problem.sfen);
