@@ -47,6 +47,9 @@ pub enum MateResult {
 /// those disproofs forgotten before the solver gives up on a definite answer.
 const REPETITION_RETRIES: usize = 3;
 
+/// Length limits up to this are tried one by one before an unlimited search.
+const DEEPENING_LIMIT: i32 = 9;
+
 /// A df-pn tsume solver with its own transposition table.
 pub struct MateSolver {
     table: MateTable,
@@ -105,18 +108,35 @@ impl MateSolver {
 fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
     let root = Node::Or { bonus: None };
     let mut length = None;
-    for _ in 0..REPETITION_RETRIES {
-        searcher.table.new_generation();
-        let v = searcher.mid(pos, root, UNLIMITED, INFINITE, INFINITE);
+    // Short mates are found fastest by raising the length limit step by
+    // step: the first limit that proves gives the shortest mate at once.
+    let mut budget = 1;
+    while budget <= DEEPENING_LIMIT && length.is_none() {
+        let v = searcher.mid(pos, root, budget, INFINITE, INFINITE);
         if searcher.aborted {
             return MateResult::Timeout;
         }
         if v.pn == 0 {
             length = Some(v.len);
-            break;
-        }
-        if v.dn == 0 && !v.path_dependent {
+        } else if v.depth >= UNLIMITED && !v.path_dependent {
             return MateResult::NoMate;
+        }
+        budget += 2;
+    }
+    if length.is_none() {
+        for _ in 0..REPETITION_RETRIES {
+            searcher.table.new_generation();
+            let v = searcher.mid(pos, root, UNLIMITED, INFINITE, INFINITE);
+            if searcher.aborted {
+                return MateResult::Timeout;
+            }
+            if v.pn == 0 {
+                length = Some(v.len);
+                break;
+            }
+            if v.dn == 0 && !v.path_dependent {
+                return MateResult::NoMate;
+            }
         }
     }
     let Some(mut length) = length else {

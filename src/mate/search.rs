@@ -250,10 +250,10 @@ fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
     match node {
         Node::Or { .. } if moves.is_empty() => Some(Value::disproven(UNLIMITED, false)),
         Node::And if moves.is_empty() => Some(Value::proven(0)),
-        // With no budget left only futile drops could still be answered.
-        Node::And if budget == 0 && moves.iter().any(|m| !m.is_drop()) => {
-            Some(Value::disproven(0, false))
-        }
+        // With no budget left only futile drops could still be discounted;
+        // a chain of them never spends budget and explodes combinatorially,
+        // so "mate except for futile drops" is not searched for.
+        Node::And if budget == 0 => Some(Value::disproven(0, false)),
         _ => None,
     }
 }
