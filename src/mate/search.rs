@@ -145,7 +145,7 @@ impl Searcher<'_> {
         thdn: u32,
     ) -> Value {
         self.nodes += 1;
-        if self.nodes % POLL_INTERVAL == 0 && self.should_abort() {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.should_abort() {
             self.aborted = true;
         }
         if self.aborted {

@@ -183,11 +183,11 @@ fn judge(pos: &Position, known: Option<usize>, result: &MateResult) -> (Verdict,
 /// Whether `line` is legal, checks on every attacker move and ends in mate.
 pub fn is_valid_mate(pos: &Position, line: &[crate::moves::Move]) -> bool {
     let mut pos = pos.clone();
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return false;
     }
     for (ply, &m) in line.iter().enumerate() {
-        if !pos.is_legal(m) || (ply % 2 == 0 && !pos.gives_check(m)) {
+        if !pos.is_legal(m) || (ply.is_multiple_of(2) && !pos.gives_check(m)) {
             return false;
         }
         pos.do_move(m);
