@@ -8,7 +8,8 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: gyoku                         run the USI engine on stdin/stdout
        gyoku perft <depth> [<sfen>] [--threads N]
-       gyoku perft-suite <file> [--threads N]";
+       gyoku perft-suite <file> [--threads N]
+       gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]";
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -23,6 +24,7 @@ pub fn run(args: &[String]) -> i32 {
         None => crate::usi::run(),
         Some("perft") => perft_command(&args[1..], threads),
         Some("perft-suite") => perft_suite_command(&args[1..], threads),
+        Some("mate-suite") => crate::mate::suite::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0

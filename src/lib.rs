@@ -11,6 +11,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod cli;
 pub mod hand;
+pub mod mate;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

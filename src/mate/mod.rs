@@ -1,0 +1,162 @@
+//! Tsume solver behind USI `go mate`: df-pn that proves or disproves a
+//! forced mate, then shrinks the proof to the shortest mate against the
+//! longest resistance (futile interpositions not counted).
+//!
+//! ```no_run
+//! use gyoku::mate::{MateResult, MateSolver};
+//! use gyoku::Position;
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+//! let mut solver = MateSolver::new(16);
+//! if let MateResult::Mate(line) = solver.solve(&pos, None, &AtomicBool::new(false)) {
+//!     println!("mate in {}", line.len());
+//! }
+//! ```
+
+mod pv;
+mod search;
+mod setup;
+pub mod suite;
+mod tt;
+
+#[cfg(test)]
+mod tests;
+
+pub use setup::tsume_position;
+
+use crate::moves::Move;
+use crate::position::Position;
+use search::{Node, Searcher};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+use tt::{MateTable, INFINITE, UNLIMITED};
+
+/// The outcome of a mate search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// A forced mate, as the moves of both sides (an odd number of plies).
+    Mate(Vec<Move>),
+    /// Proven: the attacker has no forced mate.
+    NoMate,
+    /// Stopped or out of time before an answer.
+    Timeout,
+}
+
+/// How many times a disproof that rests on repetitions is re-searched with
+/// those disproofs forgotten before the solver gives up on a definite answer.
+const REPETITION_RETRIES: usize = 3;
+
+/// Length limits up to this are tried one by one before an unlimited search.
+const DEEPENING_LIMIT: i32 = 9;
+
+/// A df-pn tsume solver with its own transposition table.
+pub struct MateSolver {
+    table: MateTable,
+    nodes: u64,
+}
+
+impl MateSolver {
+    /// A solver whose table uses about `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> MateSolver {
+        MateSolver {
+            table: MateTable::new(hash_mb),
+            nodes: 0,
+        }
+    }
+
+    /// Reallocates the table with `hash_mb` megabytes (its content is lost).
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.table = MateTable::new(hash_mb);
+    }
+
+    /// Forgets all stored results.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Nodes searched by the last `solve`.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Looks for the shortest forced mate by the side to move in `pos`.
+    ///
+    /// `deadline` `None` means no time limit; returns `Timeout` if `stop`
+    /// becomes true or the deadline passes first.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> MateResult {
+        let mut pos = pos.clone();
+        let mut searcher = Searcher {
+            table: &mut self.table,
+            nodes: 0,
+            deadline,
+            stop,
+            aborted: false,
+            path: Vec::new(),
+        };
+        let result = solve_with(&mut searcher, &mut pos);
+        self.nodes = searcher.nodes;
+        result
+    }
+}
+
+fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
+    let root = Node::Or { bonus: None };
+    let mut length = None;
+    // Short mates are found fastest by raising the length limit step by
+    // step: the first limit that proves gives the shortest mate at once.
+    let mut budget = 1;
+    while budget <= DEEPENING_LIMIT && length.is_none() {
+        let v = searcher.mid(pos, root, budget, INFINITE, INFINITE);
+        if searcher.aborted {
+            return MateResult::Timeout;
+        }
+        if v.pn == 0 {
+            length = Some(v.len);
+        } else if v.depth >= UNLIMITED && !v.path_dependent {
+            return MateResult::NoMate;
+        }
+        budget += 2;
+    }
+    if length.is_none() {
+        for _ in 0..REPETITION_RETRIES {
+            searcher.table.new_generation();
+            let v = searcher.mid(pos, root, UNLIMITED, INFINITE, INFINITE);
+            if searcher.aborted {
+                return MateResult::Timeout;
+            }
+            if v.pn == 0 {
+                length = Some(v.len);
+                break;
+            }
+            if v.dn == 0 && !v.path_dependent {
+                return MateResult::NoMate;
+            }
+        }
+    }
+    let Some(mut length) = length else {
+        return MateResult::Timeout;
+    };
+    // Ask for a mate two plies shorter until there is none: the last
+    // length proven is the shortest.
+    while length >= 3 {
+        let v = searcher.mid(pos, root, length - 2, INFINITE, INFINITE);
+        if searcher.aborted || v.pn != 0 {
+            break;
+        }
+        length = v.len;
+    }
+    // Rebuilding the line re-proves evicted nodes; that must finish even
+    // when the clock has run out, and it is bounded by the proof found.
+    searcher.aborted = false;
+    searcher.deadline = None;
+    match pv::principal_variation(searcher, pos, length) {
+        Some(line) => MateResult::Mate(line),
+        None => MateResult::Timeout,
+    }
+}

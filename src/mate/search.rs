@@ -1,0 +1,370 @@
+//! Depth-limited df-pn (Nagai's depth-first proof-number search).
+//!
+//! OR nodes are the attacker to move (only checking moves), AND nodes the
+//! defender (every legal evasion). Each node carries a *budget*: the most
+//! plies a mate may take from it. An unlimited budget asks "is there a mate
+//! at all"; a finite one asks "is there a mate within n plies", which the
+//! solver uses to shrink a proof down to the shortest mate.
+//!
+//! Futile interpositions (無駄合): when the defender drops a piece between
+//! its king and a distant checker and the attacker simply takes it, tsume
+//! convention does not count the two plies. The node after such a drop is a
+//! *bonus* node: capturing on the drop square costs no budget there, and
+//! the node has its own table key because its lengths follow that rule.
+//!
+//! Repetition: a child whose full position (board, hands, side) is already
+//! on the current path is a disproof for the attacker (perpetual check is no
+//! mate, and a shortest mate never repeats). Such disproofs depend on the
+//! path, so they are stored as path-dependent and never reported as an
+//! absolute "no mate".
+
+use super::tt::{MateTable, Value, INFINITE, UNLIMITED};
+use crate::attacks::between;
+use crate::hand::Hand;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::types::Square;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Paths longer than this are cut (as a path-dependent disproof) so the
+/// recursion stays within the stack.
+const MAX_PATH: usize = 400;
+/// How often (in nodes) the stop flag and the deadline are polled.
+const POLL_INTERVAL: u64 = 1024;
+/// Salt mixed into the key of a bonus node, per drop square.
+const BONUS_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Which side is to move at a node, and for a node right after a defender
+/// drop, the square of that drop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Node {
+    /// Attacker to move; `bonus` is the square of the defender's last drop.
+    Or { bonus: Option<Square> },
+    /// Defender to move (in check).
+    And,
+}
+
+impl Node {
+    /// The node reached by playing `m` here.
+    pub(crate) fn child(self, m: Move) -> Node {
+        match self {
+            Node::Or { .. } => Node::And,
+            Node::And => Node::Or {
+                bonus: m.is_drop().then(|| m.to()),
+            },
+        }
+    }
+
+    /// Budget of the child reached by `m` from a node with `budget` in
+    /// `pos`, and the plies the move is not charged: 2 when the checker
+    /// takes a drop that blocked its line (a futile interposition).
+    pub(crate) fn child_budget(self, pos: &Position, m: Move, budget: i32) -> (i32, i32) {
+        let discount = match self {
+            Node::Or { bonus: Some(sq) }
+                if m.to() == sq
+                    && !m.is_drop()
+                    && between(m.from(), pos.king_square(!pos.side_to_move())).contains(sq) =>
+            {
+                2
+            }
+            _ => 0,
+        };
+        (saturating_add(budget, discount - 1), discount)
+    }
+
+    /// Table key of this node in `pos`.
+    pub(crate) fn key(self, pos: &Position) -> u64 {
+        match self {
+            Node::Or { bonus: Some(sq) } => {
+                pos.board_key() ^ BONUS_SALT.wrapping_mul(sq.index() as u64 + 1)
+            }
+            _ => pos.board_key(),
+        }
+    }
+
+    /// The attacker's hand in `pos`.
+    pub(crate) fn attacker_hand(self, pos: &Position) -> Hand {
+        match self {
+            Node::Or { .. } => pos.hand(pos.side_to_move()),
+            Node::And => pos.hand(!pos.side_to_move()),
+        }
+    }
+
+    /// The moves searched here: checks at OR nodes, all moves at AND nodes.
+    pub(crate) fn moves(self, pos: &Position) -> MoveList {
+        let mut list = pos.legal_moves();
+        if let Node::Or { .. } = self {
+            list.retain(|m| pos.gives_check(*m));
+        }
+        list
+    }
+}
+
+/// `budget + delta`, keeping an unlimited budget unlimited.
+pub(crate) fn saturating_add(budget: i32, delta: i32) -> i32 {
+    if budget >= UNLIMITED {
+        UNLIMITED
+    } else {
+        budget + delta
+    }
+}
+
+#[derive(Copy, Clone)]
+struct Child {
+    mv: Move,
+    key: u64,
+    hand: Hand,
+    budget: i32,
+    discount: i32,
+    repeated: bool,
+    value: Value,
+}
+
+/// One df-pn search over a shared table.
+pub(crate) struct Searcher<'a> {
+    pub(crate) table: &'a mut MateTable,
+    pub(crate) nodes: u64,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) stop: &'a AtomicBool,
+    /// Set once the stop flag or the deadline fired; results are then partial.
+    pub(crate) aborted: bool,
+    /// Full keys of the positions on the current path.
+    pub(crate) path: Vec<u64>,
+}
+
+impl Searcher<'_> {
+    /// Searches `pos` (a `node` with `budget`) until it is solved or its
+    /// numbers reach the thresholds.
+    pub(crate) fn mid(
+        &mut self,
+        pos: &mut Position,
+        node: Node,
+        budget: i32,
+        thpn: u32,
+        thdn: u32,
+    ) -> Value {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.should_abort() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return Value::UNKNOWN;
+        }
+        if let Some(v) = cutoff(node, budget) {
+            return v;
+        }
+        let key = node.key(pos);
+        let hand = node.attacker_hand(pos);
+        if self.path.len() >= MAX_PATH {
+            return Value::disproven(UNLIMITED, true);
+        }
+        let moves = node.moves(pos);
+        if let Some(v) = terminal(node, budget, &moves) {
+            self.table.store(key, hand, v, 1);
+            return v;
+        }
+        self.path.push(pos.key());
+        let mut children = self.expand(pos, node, budget, &moves);
+        let start_nodes = self.nodes;
+        let result = loop {
+            let v = aggregate(node, budget, &children);
+            if v.pn == 0 || v.dn == 0 || v.pn >= thpn || v.dn >= thdn || self.aborted {
+                break v;
+            }
+            let (best, child_thpn, child_thdn) = select(node, &children, &v, thpn, thdn);
+            let c = children[best];
+            pos.do_move(c.mv);
+            let value = self.mid(pos, node.child(c.mv), c.budget, child_thpn, child_thdn);
+            pos.undo_move(c.mv);
+            children[best].value = value;
+            for (i, other) in children.iter_mut().enumerate() {
+                if i != best && !other.repeated {
+                    other.value = self.table.probe(other.key, other.hand, other.budget);
+                }
+            }
+        };
+        self.path.pop();
+        if !self.aborted {
+            self.table
+                .store(key, hand, result, self.nodes - start_nodes + 1);
+        }
+        result
+    }
+
+    fn expand(
+        &mut self,
+        pos: &mut Position,
+        node: Node,
+        budget: i32,
+        moves: &MoveList,
+    ) -> Vec<Child> {
+        let mut children = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let child_node = node.child(mv);
+            let (child_budget, discount) = node.child_budget(pos, mv, budget);
+            pos.do_move(mv);
+            let repeated = self.path.contains(&pos.key());
+            let key = child_node.key(pos);
+            let hand = child_node.attacker_hand(pos);
+            pos.undo_move(mv);
+            let value = if repeated {
+                Value::disproven(UNLIMITED, true)
+            } else {
+                self.table.probe(key, hand, child_budget)
+            };
+            children.push(Child {
+                mv,
+                key,
+                hand,
+                budget: child_budget,
+                discount,
+                repeated,
+                value,
+            });
+        }
+        children
+    }
+
+    fn should_abort(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// A node decided by its budget alone, before generating moves.
+fn cutoff(node: Node, budget: i32) -> Option<Value> {
+    match node {
+        // A mate from an OR node takes at least one ply.
+        Node::Or { bonus: None } if budget < 1 => Some(Value::disproven(0, false)),
+        // A bonus node's captures get one ply more than its budget, so the
+        // smallest useful budget there is -1.
+        Node::Or { bonus: Some(_) } if budget < -1 => Some(Value::disproven(-1, false)),
+        // An AND node's mate length is never negative.
+        Node::And if budget < 0 => Some(Value::disproven(-1, false)),
+        _ => None,
+    }
+}
+
+/// A node decided by its move list alone.
+fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
+    match node {
+        Node::Or { .. } if moves.is_empty() => Some(Value::disproven(UNLIMITED, false)),
+        Node::And if moves.is_empty() => Some(Value::proven(0)),
+        // With no budget left only futile drops could still be discounted;
+        // a chain of them never spends budget and explodes combinatorially,
+        // so "mate except for futile drops" is not searched for.
+        Node::And if budget == 0 => Some(Value::disproven(0, false)),
+        _ => None,
+    }
+}
+
+/// The node's value from its children's.
+fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
+    let sum = |f: fn(&Value) -> u32| {
+        children
+            .iter()
+            .map(|c| u64::from(f(&c.value)))
+            .sum::<u64>()
+            .min(u64::from(INFINITE)) as u32
+    };
+    match node {
+        Node::Or { .. } => {
+            let proof = children
+                .iter()
+                .filter(|c| c.value.pn == 0)
+                .map(|c| c.value.len + 1 - c.discount)
+                .min();
+            if let Some(len) = proof {
+                return Value::proven(len);
+            }
+            let dn = sum(|v| v.dn);
+            if dn == 0 {
+                let depth = children
+                    .iter()
+                    .map(|c| saturating_add(c.value.depth, 1 - c.discount))
+                    .min()
+                    .unwrap_or(UNLIMITED)
+                    .max(budget);
+                let dependent = children.iter().any(|c| c.value.path_dependent);
+                return Value::disproven(depth, dependent);
+            }
+            let pn = children
+                .iter()
+                .map(|c| c.value.pn)
+                .min()
+                .unwrap_or(INFINITE);
+            Value {
+                pn,
+                dn,
+                ..Value::UNKNOWN
+            }
+        }
+        Node::And => {
+            let disproofs = children.iter().filter(|c| c.value.dn == 0);
+            let absolute = disproofs
+                .clone()
+                .filter(|c| !c.value.path_dependent)
+                .map(|c| saturating_add(c.value.depth, 1))
+                .max();
+            if let Some(depth) = absolute {
+                return Value::disproven(depth, false);
+            }
+            if let Some(depth) = disproofs.map(|c| saturating_add(c.value.depth, 1)).max() {
+                return Value::disproven(depth, true);
+            }
+            let pn = sum(|v| v.pn);
+            if pn == 0 {
+                let len = children.iter().map(|c| c.value.len).max().unwrap_or(-1) + 1;
+                return Value::proven(len);
+            }
+            let dn = children
+                .iter()
+                .map(|c| c.value.dn)
+                .min()
+                .unwrap_or(INFINITE);
+            Value {
+                pn,
+                dn,
+                ..Value::UNKNOWN
+            }
+        }
+    }
+}
+
+/// The child to search next and its thresholds.
+fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (usize, u32, u32) {
+    let number = |c: &Child| match node {
+        Node::Or { .. } => c.value.pn,
+        Node::And => c.value.dn,
+    };
+    let mut best = 0;
+    let mut second = INFINITE;
+    for (i, c) in children.iter().enumerate().skip(1) {
+        let n = number(c);
+        if n < number(&children[best]) {
+            second = number(&children[best]);
+            best = i;
+        } else if n < second {
+            second = n;
+        }
+    }
+    let c = &children[best].value;
+    match node {
+        Node::Or { .. } => {
+            let others = v.dn - c.dn;
+            (
+                best,
+                thpn.min(second.saturating_add(1)),
+                thdn.saturating_sub(others).min(INFINITE),
+            )
+        }
+        Node::And => {
+            let others = v.pn - c.pn;
+            (
+                best,
+                thpn.saturating_sub(others).min(INFINITE),
+                thdn.min(second.saturating_add(1)),
+            )
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! `gyoku mate-suite`: solves a file of tsume problems and checks the
+//! answers against their known lengths.
+//!
+//! Rows are `sfen<TAB>plies<TAB>source...`; `#` starts a comment line and
+//! plies `-` means the position has no mate.
+
+use super::{MateResult, MateSolver};
+use crate::position::Position;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]";
+
+/// One problem of a suite.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The position, attacker to move.
+    pub sfen: String,
+    /// Known shortest mate length in plies; `None` for "no mate".
+    pub plies: Option<usize>,
+}
+
+/// Parses suite text; errors name the offending line.
+pub fn parse_suite(text: &str) -> Result<Vec<Problem>, String> {
+    let mut problems = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split('\t');
+        let sfen = fields.next().unwrap_or_default().trim().to_string();
+        let plies = match fields.next().map(str::trim) {
+            Some("-") => None,
+            Some(p) => Some(
+                p.parse()
+                    .map_err(|_| format!("line {}: bad plies '{p}'", n + 1))?,
+            ),
+            None => return Err(format!("line {}: missing plies column", n + 1)),
+        };
+        problems.push(Problem { sfen, plies });
+    }
+    Ok(problems)
+}
+
+/// How one problem went.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    Ok,
+    WrongLength,
+    Timeout,
+    False,
+}
+
+struct Options {
+    file: String,
+    time_ms: u64,
+    hash_mb: usize,
+    out: Option<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut file = None;
+    let mut options = Options {
+        file: String::new(),
+        time_ms: 5000,
+        hash_mb: 64,
+        out: None,
+    };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value = |name: &str| iter.next().cloned().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--time-ms" => {
+                let v = value("--time-ms")?;
+                options.time_ms = v.parse().map_err(|_| format!("bad --time-ms '{v}'"))?;
+            }
+            "--hash-mb" => {
+                let v = value("--hash-mb")?;
+                options.hash_mb = v.parse().map_err(|_| format!("bad --hash-mb '{v}'"))?;
+            }
+            "--out" => options.out = Some(value("--out")?),
+            _ if file.is_none() => file = Some(arg.clone()),
+            _ => return Err(format!("unexpected argument '{arg}'")),
+        }
+    }
+    options.file = file.ok_or("missing suite file")?;
+    Ok(options)
+}
+
+/// Runs the subcommand; returns the exit code (non-zero on any false
+/// result or wrong length).
+pub fn run(args: &[String]) -> i32 {
+    let options = match parse_args(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}\nusage: {USAGE}");
+            return 2;
+        }
+    };
+    let problems = match std::fs::read_to_string(&options.file)
+        .map_err(|e| format!("{}: {e}", options.file))
+        .and_then(|text| parse_suite(&text))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let mut out = match options
+        .out
+        .as_deref()
+        .map(std::fs::File::create)
+        .transpose()
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("cannot create output file: {e}");
+            return 2;
+        }
+    };
+    let mut solver = MateSolver::new(options.hash_mb);
+    let mut verdicts = Vec::new();
+    let mut times = Vec::new();
+    for (i, problem) in problems.iter().enumerate() {
+        let pos = match super::tsume_position(&problem.sfen) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("SKIP #{:<4} bad sfen ({e}): {}", i + 1, problem.sfen);
+                continue;
+            }
+        };
+        solver.clear();
+        let start = Instant::now();
+        let deadline = start + Duration::from_millis(options.time_ms);
+        let result = solver.solve(&pos, Some(deadline), &AtomicBool::new(false));
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let (verdict, found) = judge(&pos, problem.plies, &result);
+        let known = problem.plies.map_or("-".to_string(), |p| p.to_string());
+        let tag = if verdict == Verdict::Ok {
+            "ok  "
+        } else {
+            "FAIL"
+        };
+        println!(
+            "{tag} #{:<4} {:>7} found {found:>7} known {known:>3} {ms:>9.1} ms {:>10} nodes",
+            i + 1,
+            format!("{verdict:?}"),
+            solver.nodes()
+        );
+        if let (Some(file), MateResult::Mate(line)) = (out.as_mut(), &result) {
+            let moves: Vec<String> = line.iter().map(ToString::to_string).collect();
+            // A failed write only loses the side file, not the verdicts.
+            let _ = writeln!(file, "{}\t{known}\t{}", problem.sfen, moves.join(" "));
+        }
+        verdicts.push(verdict);
+        times.push(ms);
+    }
+    summarize(&verdicts, &mut times)
+}
+
+/// Checks `result` against the known length and the rules of tsume.
+fn judge(pos: &Position, known: Option<usize>, result: &MateResult) -> (Verdict, String) {
+    match result {
+        MateResult::Timeout => (Verdict::Timeout, "timeout".into()),
+        MateResult::NoMate if known.is_none() => (Verdict::Ok, "nomate".into()),
+        MateResult::NoMate => (Verdict::False, "nomate".into()),
+        MateResult::Mate(line) => {
+            if !is_valid_mate(pos, line) {
+                return (Verdict::False, format!("bad:{}", line.len()));
+            }
+            match known {
+                None => (Verdict::False, line.len().to_string()),
+                Some(k) if k == line.len() => (Verdict::Ok, k.to_string()),
+                Some(_) => (Verdict::WrongLength, line.len().to_string()),
+            }
+        }
+    }
+}
+
+/// Whether `line` is legal, checks on every attacker move and ends in mate.
+pub fn is_valid_mate(pos: &Position, line: &[crate::moves::Move]) -> bool {
+    let mut pos = pos.clone();
+    if line.len().is_multiple_of(2) {
+        return false;
+    }
+    for (ply, &m) in line.iter().enumerate() {
+        if !pos.is_legal(m) || (ply.is_multiple_of(2) && !pos.gives_check(m)) {
+            return false;
+        }
+        pos.do_move(m);
+    }
+    pos.is_checkmate()
+}
+
+fn summarize(verdicts: &[Verdict], times: &mut [f64]) -> i32 {
+    let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let max = times.last().copied().unwrap_or(0.0);
+    println!(
+        "summary: {} problems, {} ok, {} wrong length, {} timeouts, {} false; median {median:.1} ms, max {max:.1} ms",
+        verdicts.len(),
+        count(Verdict::Ok),
+        count(Verdict::WrongLength),
+        count(Verdict::Timeout),
+        count(Verdict::False)
+    );
+    i32::from(count(Verdict::False) + count(Verdict::WrongLength) > 0)
+}

@@ -1,0 +1,91 @@
+//! Unit tests of the mate solver: table semantics and rule traps.
+
+use super::tt::UNLIMITED;
+use super::*;
+use std::sync::atomic::AtomicBool;
+
+use super::tt::Value;
+use crate::hand::Hand;
+use crate::types::PieceType;
+
+fn hand(kinds: &[PieceType]) -> Hand {
+    let mut h = Hand::EMPTY;
+    for &k in kinds {
+        h.add(k);
+    }
+    h
+}
+
+fn solve_within(sfen: &str, ms: u64) -> MateResult {
+    let pos = tsume_position(sfen).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+    MateSolver::new(8).solve(&pos, Some(deadline), &AtomicBool::new(false))
+}
+
+#[test]
+fn proof_covers_superior_hands_only() {
+    let mut table = MateTable::new(1);
+    let gold = hand(&[PieceType::Gold]);
+    table.store(42, gold, Value::proven(3), 10);
+    assert_eq!(
+        table
+            .probe(42, hand(&[PieceType::Gold, PieceType::Pawn]), 3)
+            .pn,
+        0
+    );
+    assert_ne!(table.probe(42, Hand::EMPTY, 3).pn, 0);
+    // A proof in 3 plies says nothing about a limit of 1.
+    assert_ne!(table.probe(42, gold, 1).pn, 0);
+}
+
+#[test]
+fn disproof_covers_inferior_hands_only() {
+    let mut table = MateTable::new(1);
+    let gold_pawn = hand(&[PieceType::Gold, PieceType::Pawn]);
+    table.store(7, gold_pawn, Value::disproven(UNLIMITED, false), 10);
+    assert_eq!(table.probe(7, hand(&[PieceType::Pawn]), UNLIMITED).dn, 0);
+    assert_ne!(
+        table
+            .probe(7, hand(&[PieceType::Gold, PieceType::Rook]), UNLIMITED)
+            .dn,
+        0
+    );
+}
+
+#[test]
+fn path_dependent_disproofs_expire_with_the_generation() {
+    let mut table = MateTable::new(1);
+    table.store(9, Hand::EMPTY, Value::disproven(UNLIMITED, true), 10);
+    let v = table.probe(9, Hand::EMPTY, UNLIMITED);
+    assert!(v.dn == 0 && v.path_dependent);
+    table.new_generation();
+    assert_ne!(table.probe(9, Hand::EMPTY, UNLIMITED).dn, 0);
+}
+
+#[test]
+fn perpetual_check_is_not_a_mate() {
+    // komori-n/mate-engine-test: the attacker can only check forever.
+    let result = solve_within("6R+P1/8k/7sp/9/9/9/9/9/9 b r2b4g3s4n4l16p 1", 1000);
+    assert!(!matches!(result, MateResult::Mate(_)), "{result:?}");
+}
+
+#[test]
+fn pawn_drop_mate_is_not_returned() {
+    // P*1b would mate (gold covers 2a/2b, knight guards 1b) but is uchifuzume.
+    let sfen = "8k/6G2/9/7N1/9/9/9/9/K8 b P2r2b3g4s3n4l17p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    assert!(pos.parse_usi_move("P*1b").is_err());
+    assert_eq!(solve_within(sfen, 2000), MateResult::NoMate);
+}
+
+#[test]
+fn mate_in_one_is_found() {
+    // Gold drop on 5b, supported by the pawn on 5c.
+    match solve_within("4k4/9/4P4/9/9/9/9/9/K8 b G2r2b3g4s4n4l17p 1", 1000) {
+        MateResult::Mate(line) => assert_eq!(
+            line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["G*5b"]
+        ),
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,238 @@
+//! The mate solver's transposition table.
+//!
+//! Entries are keyed by the board (with side to move, without hands) plus
+//! the attacker's hand, so one lookup can use hand domination: a proof found
+//! with hand `H` proves the same board for any hand superior to `H` (the
+//! defender then holds a subset of its pieces, so it has fewer replies), and
+//! a disproof with `H` disproves every inferior hand.
+//!
+//! An entry keeps two monotone facts besides the df-pn numbers of its last
+//! search: the shortest proof length known (`proof_len`, a mate within that
+//! many plies) and the deepest disproof known (`disproof_depth`, no mate
+//! within that many plies). Both merge by min/max, so results found under
+//! different length limits never contradict each other.
+
+use crate::hand::Hand;
+
+/// Proof and disproof numbers; `INFINITE` marks a solved side.
+pub(crate) const INFINITE: u32 = u32::MAX / 4;
+/// A length budget meaning "no limit"; a disproof this deep is absolute.
+pub(crate) const UNLIMITED: i32 = 10_000;
+const NO_PROOF: i16 = i16::MAX;
+const NO_DISPROOF: i16 = i16::MIN;
+const BUCKET: usize = 8;
+
+/// What the table knows about one node, already specialised to a budget.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    /// Proof number (0 = proven within the budget).
+    pub(crate) pn: u32,
+    /// Disproof number (0 = disproven within the budget).
+    pub(crate) dn: u32,
+    /// Length of the shortest known proof (valid when `pn == 0`).
+    pub(crate) len: i32,
+    /// Depth of the disproof (valid when `dn == 0`): no mate within it.
+    pub(crate) depth: i32,
+    /// The disproof rests on a repetition on the current path (or the path
+    /// length cap), so it is not an absolute fact about the position.
+    pub(crate) path_dependent: bool,
+}
+
+impl Value {
+    /// A node nothing is known about.
+    pub(crate) const UNKNOWN: Value = Value {
+        pn: 1,
+        dn: 1,
+        len: 0,
+        depth: 0,
+        path_dependent: false,
+    };
+
+    /// A node proven with a mate in `len` plies.
+    pub(crate) fn proven(len: i32) -> Value {
+        Value {
+            pn: 0,
+            dn: INFINITE,
+            len,
+            depth: 0,
+            path_dependent: false,
+        }
+    }
+
+    /// A node with no mate within `depth` plies.
+    pub(crate) fn disproven(depth: i32, path_dependent: bool) -> Value {
+        Value {
+            pn: INFINITE,
+            dn: 0,
+            len: 0,
+            depth,
+            path_dependent,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    key: u64,
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    proof_len: i16,
+    disproof_depth: i16,
+    /// Generation of a path-dependent disproof; 0 for an absolute one.
+    disproof_generation: u16,
+    /// Nodes spent on this entry's searches, for replacement.
+    work: u32,
+}
+
+const EMPTY: Entry = Entry {
+    key: 0,
+    hand: Hand::EMPTY,
+    pn: 1,
+    dn: 1,
+    proof_len: NO_PROOF,
+    disproof_depth: NO_DISPROOF,
+    disproof_generation: 0,
+    work: 0,
+};
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 32);
+
+/// A fixed-size table of buckets; a board's hand variants share one bucket.
+pub(crate) struct MateTable {
+    entries: Vec<Entry>,
+    buckets: usize,
+    /// Path-dependent disproofs from other generations are ignored.
+    generation: u16,
+}
+
+impl MateTable {
+    /// A table using about `mb` megabytes (at least one bucket).
+    pub(crate) fn new(mb: usize) -> MateTable {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        MateTable {
+            entries: vec![EMPTY; buckets * BUCKET],
+            buckets,
+            generation: 1,
+        }
+    }
+
+    /// Forgets everything.
+    pub(crate) fn clear(&mut self) {
+        self.entries.fill(EMPTY);
+        self.generation = 1;
+    }
+
+    /// Starts a new generation: path-dependent disproofs stored so far are
+    /// no longer trusted.
+    pub(crate) fn new_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1).max(1);
+    }
+
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        // Multiply-shift maps the key evenly onto the bucket count.
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        index * BUCKET..(index + 1) * BUCKET
+    }
+
+    /// What is known about `key` with attacker hand `hand` when looking for
+    /// a mate within `budget` plies.
+    pub(crate) fn probe(&self, key: u64, hand: Hand, budget: i32) -> Value {
+        let mut best_proof = i32::MAX;
+        // Deepest disproofs that apply: absolute ones and path-dependent ones.
+        let mut absolute = i32::MIN;
+        let mut dependent = i32::MIN;
+        let mut exact = None;
+        for e in &self.entries[self.bucket(key)] {
+            if e.key != key || e.work == 0 {
+                continue;
+            }
+            if e.proof_len != NO_PROOF && hand.is_superior_or_equal(e.hand) {
+                best_proof = best_proof.min(i32::from(e.proof_len));
+            }
+            if e.disproof_depth != NO_DISPROOF && e.hand.is_superior_or_equal(hand) {
+                let depth = i32::from(e.disproof_depth);
+                if e.disproof_generation == 0 {
+                    absolute = absolute.max(depth);
+                } else if e.disproof_generation == self.generation {
+                    dependent = dependent.max(depth);
+                }
+            }
+            if e.hand == hand {
+                exact = Some(e);
+            }
+        }
+        if best_proof <= budget {
+            return Value::proven(best_proof);
+        }
+        if absolute >= budget {
+            return Value::disproven(absolute, false);
+        }
+        if dependent >= budget {
+            return Value::disproven(dependent, true);
+        }
+        match exact {
+            Some(e) => Value {
+                pn: e.pn.max(1),
+                dn: e.dn.max(1),
+                ..Value::UNKNOWN
+            },
+            None => Value::UNKNOWN,
+        }
+    }
+
+    /// Records the outcome of a search of `key`/`hand` that cost `work` nodes.
+    pub(crate) fn store(&mut self, key: u64, hand: Hand, value: Value, work: u64) {
+        let generation = self.generation;
+        let range = self.bucket(key);
+        let slot = self.slot_for(range, key, hand);
+        let e = &mut self.entries[slot];
+        if e.key != key || e.hand != hand || e.work == 0 {
+            *e = Entry { key, hand, ..EMPTY };
+        }
+        e.work = e
+            .work
+            .saturating_add(work.min(u64::from(u32::MAX)) as u32)
+            .max(1);
+        if value.pn == 0 {
+            e.proof_len = e
+                .proof_len
+                .min(value.len.clamp(-1, i32::from(NO_PROOF) - 1) as i16);
+        } else if value.dn == 0 {
+            let depth = value.depth.min(UNLIMITED) as i16;
+            let new_generation = if value.path_dependent { generation } else { 0 };
+            let old_valid = e.disproof_depth != NO_DISPROOF
+                && (e.disproof_generation == 0 || e.disproof_generation == generation);
+            let replace = !old_valid
+                || depth > e.disproof_depth
+                || (depth == e.disproof_depth && new_generation == 0);
+            if replace {
+                e.disproof_depth = depth;
+                e.disproof_generation = new_generation;
+            }
+        } else {
+            e.pn = value.pn;
+            e.dn = value.dn;
+        }
+    }
+
+    fn slot_for(&self, range: std::ops::Range<usize>, key: u64, hand: Hand) -> usize {
+        let mut victim = range.start;
+        let mut victim_worth = u64::MAX;
+        for i in range {
+            let e = &self.entries[i];
+            if e.work == 0 || (e.key == key && e.hand == hand) {
+                return i;
+            }
+            // Solved entries are worth more than their work alone says.
+            let solved = e.proof_len != NO_PROOF || e.disproof_depth != NO_DISPROOF;
+            let worth = u64::from(e.work) * if solved { 4 } else { 1 };
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        victim
+    }
+}
