@@ -74,7 +74,7 @@ impl Position {
         let us = self.side;
         let own = self.by_color[us.index()];
         let checkers = self.checkers();
-        let mut n = self.count_king_moves(own);
+        let mut n = self.safe_king_targets(own).count();
         if checkers.has_more_than_one() {
             return n as usize;
         }
@@ -87,20 +87,6 @@ impl Position {
         n += self.count_piece_moves(board_targets, checkers.is_nonempty());
         n += self.count_drops(drop_targets);
         n as usize
-    }
-
-    fn count_king_moves(&self, own: Bitboard) -> u32 {
-        let us = self.side;
-        let them = us.flip();
-        let ksq = self.kings[us.index()];
-        let occ_without_king = self.occupied().without(ksq);
-        let mut n = 0;
-        for to in attacks::king_attacks(ksq) - own {
-            if !self.is_attacked(them, to, occ_without_king) {
-                n += 1;
-            }
-        }
-        n
     }
 
     /// Board moves of every piece but the king onto `targets`.

@@ -85,15 +85,27 @@ impl Position {
     }
 
     fn generate_king_moves(&self, list: &mut MoveList, own: Bitboard) {
-        let us = self.side;
-        let them = us.flip();
-        let ksq = self.kings[us.index()];
+        let ksq = self.kings[self.side.index()];
+        for to in self.safe_king_targets(own) {
+            list.push(Move::normal(ksq, to, false));
+        }
+    }
+
+    /// Squares the side to move's king can step to (not `own`, not attacked
+    /// once the king has left its square, so sliders see through it).
+    /// Shared by generation and leaf counting.
+    #[inline]
+    pub(crate) fn safe_king_targets(&self, own: Bitboard) -> Bitboard {
+        let them = self.side.flip();
+        let ksq = self.kings[self.side.index()];
         let occ_without_king = self.occupied().without(ksq);
+        let mut safe = Bitboard::EMPTY;
         for to in attacks::king_attacks(ksq) - own {
             if !self.is_attacked(them, to, occ_without_king) {
-                list.push(Move::normal(ksq, to, false));
+                safe = safe.with(to);
             }
         }
+        safe
     }
 
     /// Board moves of every piece but the king onto `targets`.
