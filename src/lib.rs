@@ -16,6 +16,7 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod types;
 pub mod usi;
 pub mod zobrist;

@@ -1,0 +1,46 @@
+//! What a `go` command asks for, independent of the protocol text.
+
+use crate::moves::Move;
+use crate::types::Color;
+
+/// Search limits from `go` (all times in milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Main time left for Black (`btime`) and White (`wtime`).
+    pub time_left: [Option<u64>; 2],
+    /// Fischer increment per move for Black (`binc`) and White (`winc`).
+    pub increment: [u64; 2],
+    /// Byoyomi per move once the main time is gone.
+    pub byoyomi: u64,
+    /// Exact time to think (`movetime`).
+    pub movetime: Option<u64>,
+    /// Maximum depth (`depth`).
+    pub depth: Option<u32>,
+    /// Maximum nodes (`nodes`).
+    pub nodes: Option<u64>,
+    /// Think until `stop` (`infinite`).
+    pub infinite: bool,
+    /// Think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (`searchmoves`), if not empty.
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Whether any clock field was given (so time management applies).
+    pub fn has_clock(&self) -> bool {
+        self.time_left.iter().any(Option::is_some)
+            || self.byoyomi > 0
+            || self.increment.iter().any(|&i| i > 0)
+    }
+
+    /// Main time left for `color` (0 if not given; negative values were clamped by the parser).
+    pub fn time_for(&self, color: Color) -> u64 {
+        self.time_left[color.index()].unwrap_or(0)
+    }
+
+    /// Increment for `color`.
+    pub fn increment_for(&self, color: Color) -> u64 {
+        self.increment[color.index()]
+    }
+}
