@@ -166,7 +166,7 @@ mod baseline {
         pv: &mut Vec<Move>,
     ) -> i32 {
         ctx.nodes += 1;
-        if ctx.nodes % 1024 == 0 && (ctx.control.is_stopped() || ctx.control.out_of_time())
+        if ctx.nodes.is_multiple_of(1024) && (ctx.control.is_stopped() || ctx.control.out_of_time())
             || ctx.nodes >= ctx.node_limit
         {
             ctx.aborted = true;
