@@ -111,43 +111,11 @@ impl Searcher {
 /// something real to drive until the full search lands.
 mod baseline {
     use super::*;
-    use crate::types::PieceType;
+
+    use crate::eval::evaluate;
 
     const INF: i32 = 32_000;
     const MATE: i32 = 30_000;
-
-    fn value(kind: PieceType) -> i32 {
-        use PieceType::*;
-        match kind {
-            Pawn => 90,
-            Lance => 315,
-            Knight => 405,
-            Silver => 495,
-            Gold => 540,
-            Bishop => 855,
-            Rook => 990,
-            King => 0,
-            ProPawn | ProLance | ProKnight | ProSilver => 540,
-            Horse => 945,
-            Dragon => 1395,
-        }
-    }
-
-    fn evaluate(pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let mut score = 0;
-        for kind in (1..=14).filter_map(PieceType::from_u8) {
-            let v = value(kind);
-            score += v
-                * (pos.pieces(us, kind).count() as i32
-                    - pos.pieces(us.flip(), kind).count() as i32);
-            if !kind.is_promoted() && kind != PieceType::King {
-                score +=
-                    v * (pos.hand(us).count(kind) as i32 - pos.hand(us.flip()).count(kind) as i32);
-            }
-        }
-        score
-    }
 
     struct Ctx<'a> {
         control: &'a SearchControl,
