@@ -232,7 +232,7 @@ mod tests {
         assert!(p.warnings.is_empty());
         assert_eq!(
             p.position.to_sfen(),
-            "lnsgkgsnl/1r5b1/pp1pppppp/2p6/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
         );
     }
 
