@@ -5,7 +5,10 @@
 
 use crate::mate::{MateResult, MateSolver};
 use crate::position::Position;
-use crate::search::{BestMove, Limits, Reporter, SearchControl, SearchOptions, Searcher, TimePlan};
+use crate::search::{
+    BestMove, Bound, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
+    TimePlan,
+};
 use crate::usi::options::{EngineOptions, OptionEffect};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -32,9 +35,9 @@ struct Job {
 }
 
 /// What a worker hands back when it finishes.
-enum Tools {
-    Searcher(Searcher),
-    Mate(MateSolver),
+struct Tools {
+    searcher: Option<Searcher>,
+    mate: Option<MateSolver>,
 }
 
 /// The engine state behind the protocol.
@@ -164,6 +167,14 @@ impl Engine {
             self.ensure_searcher();
             self.searcher.take().expect("ensure_searcher made one")
         };
+        let mate_budget = self.root_mate_budget(&limits, plan);
+        let mut solver = match mate_budget {
+            Some(_) => {
+                self.ensure_mate_solver();
+                self.mate.take()
+            }
+            None => None,
+        };
         let position = self.position.clone();
         let output = Arc::clone(&self.output);
         let (worker_control, worker_silenced, worker_limits) =
@@ -171,13 +182,26 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let outcome = searcher.search(
-                    &position,
-                    &worker_limits,
-                    &options,
-                    &worker_control,
-                    &*output,
-                );
+                let mate = match (solver.as_mut(), mate_budget) {
+                    (Some(solver), Some(budget)) => {
+                        root_mate(solver, &position, budget, &worker_control, &*output)
+                    }
+                    _ => None,
+                };
+                let best = match mate {
+                    Some(best) => best,
+                    None => {
+                        searcher
+                            .search(
+                                &position,
+                                &worker_limits,
+                                &options,
+                                &worker_control,
+                                &*output,
+                            )
+                            .best
+                    }
+                };
                 // USI: no bestmove in infinite/ponder mode before stop/ponderhit.
                 while (worker_limits.infinite || worker_control.is_pondering())
                     && !worker_control.is_stopped()
@@ -185,9 +209,12 @@ impl Engine {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 if !worker_silenced.load(Ordering::Acquire) {
-                    output.best_move(&outcome.best);
+                    output.best_move(&best);
                 }
-                Tools::Searcher(searcher)
+                Tools {
+                    searcher: Some(searcher),
+                    mate: solver,
+                }
             })
             .expect("spawning the search thread");
         self.job = Some(Job {
@@ -228,7 +255,10 @@ impl Engine {
                 if !worker_silenced.load(Ordering::Acquire) {
                     output.checkmate(&result);
                 }
-                Tools::Mate(solver)
+                Tools {
+                    searcher: None,
+                    mate: Some(solver),
+                }
             })
             .expect("spawning the mate thread");
         self.job = Some(Job {
@@ -275,6 +305,26 @@ impl Engine {
         self.finish_job(false);
     }
 
+    /// How long the tsume solver may look for a mate before a normal
+    /// search: a small share of the planned time, as a forced mate found by
+    /// df-pn is often far beyond the alpha-beta horizon. `None` for
+    /// searches bounded by depth or nodes, which stay reproducible.
+    fn root_mate_budget(&self, limits: &Limits, plan: Option<TimePlan>) -> Option<Duration> {
+        let cap = Duration::from_millis(self.options.root_mate_ms);
+        if cap.is_zero()
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || !limits.searchmoves.is_empty()
+        {
+            return None;
+        }
+        match plan {
+            Some(plan) => Some((plan.soft / 10).min(cap)),
+            None if limits.infinite || limits.ponder => Some(cap),
+            None => None,
+        }
+    }
+
     fn plan(&self, limits: &Limits, start: Instant) -> Option<TimePlan> {
         TimePlan::new(
             limits,
@@ -307,14 +357,58 @@ impl Engine {
 
     fn take_back(&mut self, handle: JoinHandle<Tools>) {
         match handle.join() {
-            Ok(Tools::Searcher(s)) => self.searcher = Some(s),
-            Ok(Tools::Mate(m)) => self.mate = Some(m),
+            Ok(tools) => {
+                if tools.searcher.is_some() {
+                    self.searcher = tools.searcher;
+                }
+                if tools.mate.is_some() {
+                    self.mate = tools.mate;
+                }
+            }
             // A panicking worker lost its tables; they are rebuilt on demand.
             Err(_) => self
                 .output
                 .info_string("error: the search thread failed; tables will be rebuilt"),
         }
     }
+}
+
+/// Runs the tsume solver on the root for `budget`; on a forced mate,
+/// reports it as a principal variation and returns the first move.
+fn root_mate(
+    solver: &mut MateSolver,
+    position: &Position,
+    budget: Duration,
+    control: &SearchControl,
+    reporter: &dyn Reporter,
+) -> Option<BestMove> {
+    if position.in_check() {
+        return None;
+    }
+    let start = Instant::now();
+    let MateResult::Mate(moves) = solver.solve(position, Some(start + budget), control.stop_flag())
+    else {
+        return None;
+    };
+    let first = *moves.first()?;
+    let ms = control.elapsed().as_millis() as u64;
+    let nodes = solver.nodes();
+    reporter.info(&SearchInfo {
+        depth: moves.len() as u32,
+        seldepth: moves.len() as u32,
+        time_ms: ms,
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        hashfull: 0,
+        score: Score::Mate(moves.len() as i32),
+        bound: Bound::Exact,
+        multipv: 1,
+        pv: moves.clone(),
+    });
+    Some(BestMove::Move {
+        best: first,
+        ponder: moves.get(1).copied(),
+    })
 }
 
 impl Drop for Engine {

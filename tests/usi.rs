@@ -465,3 +465,24 @@ fn several_games_in_one_process() {
         assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     }
 }
+
+#[test]
+fn timed_search_plays_a_long_mate_found_by_the_tsume_solver() {
+    let mut e = Engine::start();
+    // A 9-ply mate: far beyond what alpha-beta sees in a second.
+    e.send("position sfen 4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1");
+    e.send("go btime 0 wtime 0 byoyomi 1000");
+    let (m, lines) = e.bestmove(5);
+    let mate_line = lines
+        .iter()
+        .find(|l| l.contains("score mate 9 "))
+        .unwrap_or_else(|| panic!("no mate-in-9 info: {lines:?}"));
+    let first_pv_move = mate_line
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(m, first_pv_move);
+}

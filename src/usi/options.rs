@@ -21,6 +21,9 @@ pub struct EngineOptions {
     pub entering_king_rule: EnteringKingRule,
     /// Tsume solver table size (`MateHash`, MB).
     pub mate_hash_mb: usize,
+    /// Longest the tsume solver looks for a mate at the root before a
+    /// timed search (`RootMateMs`; 0 turns it off).
+    pub root_mate_ms: u64,
 }
 
 impl Default for EngineOptions {
@@ -33,6 +36,7 @@ impl Default for EngineOptions {
             time: TimeOptions::default(),
             entering_king_rule: EnteringKingRule::Csa27,
             mate_hash_mb: 64,
+            root_mate_ms: 100,
         }
     }
 }
@@ -77,6 +81,10 @@ impl EngineOptions {
             format!("option name SlowMover type spin default {} min 10 max 1000", d.time.slow_mover),
             format!("option name EnteringKingRule type combo default {rule} var NoEnteringKing var CSARule24 var CSARule27"),
             format!("option name MateHash type spin default {} min 1 max {MAX_HASH_MB}", d.mate_hash_mb),
+            format!(
+                "option name RootMateMs type spin default {} min 0 max 60000",
+                d.root_mate_ms
+            ),
             "option name ClearHash type button".to_string(),
         ]
     }
@@ -152,6 +160,10 @@ impl EngineOptions {
                 } else {
                     OptionEffect::None
                 })
+            }
+            "rootmatems" => {
+                self.root_mate_ms = spin(0, 60_000)? as u64;
+                Ok(OptionEffect::None)
             }
             "clearhash" => Ok(OptionEffect::ClearHash),
             _ => Err(format!("no such option '{}'", super::parse::shorten(name))),
