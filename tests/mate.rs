@@ -5,10 +5,6 @@ use gyoku::mate::{suite, tsume_position, MateResult, MateSolver};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Known lengths that differ from ours by the futile-interposition
-/// convention (see the solver's docs): the line found is a valid mate.
-const CONVENTION_DIFFERENCES: [usize; 2] = [112, 135];
-
 fn load(name: &str) -> Vec<suite::Problem> {
     let path = format!("{}/tests/data/tsume/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("suite file");
@@ -31,15 +27,13 @@ fn short_public_problems_are_solved_at_known_length() {
             "#{}: invalid line",
             i + 1
         );
-        if !CONVENTION_DIFFERENCES.contains(&(i + 1)) {
-            assert_eq!(
-                Some(line.len()),
-                problem.plies,
-                "#{}: {}",
-                i + 1,
-                problem.sfen
-            );
-        }
+        assert_eq!(
+            Some(line.len()),
+            problem.plies,
+            "#{}: {}",
+            i + 1,
+            problem.sfen
+        );
     }
 }
 
@@ -59,5 +53,33 @@ fn no_mate_positions_never_get_a_mate() {
             "mate claimed: {}",
             problem.sfen
         );
+    }
+}
+
+/// short-public #112 and #135: the defender's drop on the checking line is
+/// taken, but then the defender has a real reply (a pawn or king move), so
+/// the drop is real resistance and the mate is 5 plies, not 3.
+#[test]
+fn interposition_followed_by_a_real_reply_counts() {
+    let cases = [
+        (
+            "l3g1bnl/2+R2s1p1/p+P1pks3/2P1ppP1p/6g2/2SP4P/P1B1PP3/1R7/LN1GKG1NL b N3Psp 1",
+            "7g8f",
+        ),
+        (
+            "+B2Rp1k1l/4+R1g2/p4pnp1/1g1l2p1P/3P1P3/2PS3P1/PP2P+n3/2GK1+sP2/1+b1N3SL b GNL4Ps 1",
+            "5b5a",
+        ),
+    ];
+    let stop = AtomicBool::new(false);
+    for (sfen, first) in cases {
+        let pos = tsume_position(sfen).expect("sfen");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let MateResult::Mate(line) = MateSolver::new(8).solve(&pos, Some(deadline), &stop) else {
+            panic!("no mate found for {sfen}");
+        };
+        assert!(suite::is_valid_mate(&pos, &line), "{sfen}");
+        assert_eq!(line.len(), 5, "{sfen}: {line:?}");
+        assert_eq!(line[0].to_string(), first, "{sfen}");
     }
 }

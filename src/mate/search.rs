@@ -7,10 +7,12 @@
 //! solver uses to shrink a proof down to the shortest mate.
 //!
 //! Futile interpositions (無駄合): when the defender drops a piece between
-//! its king and a distant checker and the attacker simply takes it, tsume
-//! convention does not count the two plies. The node after such a drop is a
-//! *bonus* node: capturing on the drop square costs no budget there, and
-//! the node has its own table key because its lengths follow that rule.
+//! its king and a distant checker, the attacker simply takes it and the
+//! defender is left with nothing but more such drops, tsume convention does
+//! not count the two plies. The node after a drop is a *bonus* node: such a
+//! capture on the drop square costs no budget there, and the node has its
+//! own table key because its lengths follow that rule. A drop after whose
+//! capture the defender has a real reply is real resistance and counts.
 //!
 //! Repetition: a child whose full position (board, hands, side) is already
 //! on the current path is a disproof for the attacker (perpetual check is no
@@ -57,17 +59,11 @@ impl Node {
     }
 
     /// Budget of the child reached by `m` from a node with `budget` in
-    /// `pos`, and the plies the move is not charged: 2 when the checker
-    /// takes a drop that blocked its line (a futile interposition).
-    pub(crate) fn child_budget(self, pos: &Position, m: Move, budget: i32) -> (i32, i32) {
+    /// `pos`, and the plies the move is not charged: 2 when the drop just
+    /// played was futile (see [`is_futile_capture`]).
+    pub(crate) fn child_budget(self, pos: &mut Position, m: Move, budget: i32) -> (i32, i32) {
         let discount = match self {
-            Node::Or { bonus: Some(sq) }
-                if m.to() == sq
-                    && !m.is_drop()
-                    && between(m.from(), pos.king_square(!pos.side_to_move())).contains(sq) =>
-            {
-                2
-            }
+            Node::Or { bonus: Some(sq) } if is_futile_capture(pos, sq, m) => 2,
             _ => 0,
         };
         (saturating_add(budget, discount - 1), discount)
@@ -99,6 +95,28 @@ impl Node {
         }
         list
     }
+}
+
+/// Whether the attacker's `m`, after the defender dropped a piece on `sq`,
+/// shows that drop futile: `m` takes it with a piece whose line to the king
+/// runs through `sq`, and afterwards the defender can still only drop
+/// pieces in the way. Then the drop and its capture changed nothing but
+/// the length, and are not counted. When the defender has any other reply
+/// after the capture (a king move, a capture, a piece moved in the way),
+/// the drop forced a different continuation and is real resistance; when
+/// the capture mates, the drop is the last resistance and must be shown
+/// for the line to end in mate, so it counts too.
+fn is_futile_capture(pos: &mut Position, sq: Square, m: Move) -> bool {
+    if m.to() != sq
+        || m.is_drop()
+        || !between(m.from(), pos.king_square(!pos.side_to_move())).contains(sq)
+    {
+        return false;
+    }
+    pos.do_move(m);
+    let replies = pos.legal_moves();
+    pos.undo_move(m);
+    !replies.is_empty() && replies.iter().all(|r| r.is_drop())
 }
 
 /// `budget + delta`, keeping an unlimited budget unlimited.
