@@ -231,10 +231,13 @@ impl<'a> Worker<'a> {
             if best.score >= MATE_BOUND && depth >= 2 * (super::values::MATE - best.score) + 4 {
                 break;
             }
+            // Stable best move: stop a little before the plan; one that
+            // just changed gets up to three times the planned time (always
+            // capped by the hard deadline). A single legal move needs little.
             let percent = if self.root_moves.len() == 1 {
                 20
             } else {
-                75 + instability.min(200)
+                85 + instability.min(200)
             };
             if self.shared.control.past_soft_target(percent) {
                 break;
