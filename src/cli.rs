@@ -9,10 +9,15 @@ use std::time::Instant;
 const USAGE: &str = "usage: gyoku                         run the USI engine on stdin/stdout
        gyoku perft <depth> [<sfen>] [--threads N]
        gyoku perft-suite <file> [--threads N]
-       gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]";
+       gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]
+       gyoku bench [depth] [--threads N] [--hash MB]   (1 thread, 16 MB by default)";
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
+    // Bench defaults to one thread (a deterministic node count), unlike perft.
+    if args.first().map(String::as_str) == Some("bench") {
+        return bench_command(&args[1..]);
+    }
     let (args, threads) = match take_threads(args) {
         Ok(x) => x,
         Err(e) => {
@@ -160,4 +165,34 @@ fn perft_suite_command(args: &[String], threads: usize) -> i32 {
     }
     println!("{passed} passed, {failed} failed");
     i32::from(failed > 0)
+}
+
+fn bench_command(args: &[String]) -> i32 {
+    let mut depth = crate::search::bench::DEFAULT_DEPTH;
+    let mut threads = 1;
+    let mut hash_mb = 16;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let parsed = match arg.as_str() {
+            "--threads" => iter
+                .next()
+                .and_then(|v| v.parse().ok())
+                .map(|n: usize| threads = n.max(1)),
+            "--hash" => iter
+                .next()
+                .and_then(|v| v.parse().ok())
+                .map(|n: usize| hash_mb = n.max(1)),
+            other => other.parse().ok().map(|d: u32| depth = d.max(1)),
+        };
+        if parsed.is_none() {
+            eprintln!("bad bench argument '{arg}'\n{USAGE}");
+            return 2;
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    match crate::search::bench::run(depth, threads, hash_mb, Some(&mut lock)) {
+        Ok(_) => 0,
+        Err(_) => 1,
+    }
 }

@@ -9,6 +9,7 @@
 //! `count.rs`) counts the same moves without listing them.
 
 mod count;
+mod staged;
 
 use crate::attacks::{self, aligned, between, line};
 use crate::bitboard::Bitboard;

@@ -3,11 +3,28 @@
 //! The USI layer builds a [`Limits`] from `go`, a [`SearchControl`] for
 //! stop/ponderhit/clock, and a [`Reporter`] for output, then calls
 //! [`Searcher::search`] on a worker thread.
+//!
+//! Layout: `thread.rs` (iterative deepening, aspiration), `alphabeta.rs`
+//! (root and interior nodes), `qsearch.rs`, `movepick.rs` (staged move
+//! ordering) with `history.rs` and `see.rs`, `mate1.rs` (one-move mates),
+//! `tt.rs` (shared hash table), `smp.rs` (Lazy SMP threads), `values.rs`
+//! (score scale), `bench.rs` (node-count signature).
 
+mod alphabeta;
+pub mod bench;
 pub mod control;
+mod history;
 pub mod limits;
+mod mate1;
+mod movepick;
+mod qsearch;
 pub mod report;
+pub mod see;
+mod smp;
+mod thread;
 pub mod time;
+pub mod tt;
+mod values;
 
 pub use control::SearchControl;
 pub use limits::Limits;
@@ -16,6 +33,10 @@ pub use time::{TimeOptions, TimePlan};
 
 use crate::moves::Move;
 use crate::position::{EnteringKingRule, Position};
+use history::History;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use thread::{RootMove, Shared};
+use tt::TranspositionTable;
 
 /// Search settings that come from USI options rather than from `go`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -65,31 +86,49 @@ pub struct SearchOutcome {
 /// Owns what persists between searches: hash table, threads setting,
 /// history tables.
 pub struct Searcher {
-    hash_mb: usize,
+    tt: TranspositionTable,
     threads: usize,
+    histories: Vec<History>,
 }
 
 impl Searcher {
     /// A searcher with a `hash_mb` table and `threads` workers.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        Searcher {
-            hash_mb,
-            threads: threads.max(1),
-        }
+        let mut searcher = Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            threads: 1,
+            histories: Vec::new(),
+        };
+        searcher.set_threads(threads);
+        searcher
     }
 
     /// Re-allocates the transposition table (slow: call from `isready`).
     pub fn resize_hash(&mut self, hash_mb: usize) {
-        self.hash_mb = hash_mb;
+        // Free the old table first so that both never live at once.
+        self.tt = TranspositionTable::new(1);
+        self.tt = TranspositionTable::new(hash_mb);
     }
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        self.histories.resize_with(self.threads, History::default);
     }
 
     /// Forgets everything learnt in the previous game (`usinewgame`): fast.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
+    }
+
+    /// Per mille of the transposition table used by the current search
+    /// (for `info hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
 
     /// Searches `root` until `limits` or `control` end it, reporting
     /// progress through `reporter`. Blocking; run it on its own thread.
@@ -103,145 +142,66 @@ impl Searcher {
         control: &SearchControl,
         reporter: &dyn Reporter,
     ) -> SearchOutcome {
-        baseline::search(root, limits, options, control, reporter)
-    }
-}
-
-/// A minimal material-only iterative deepening, so the front-end has
-/// something real to drive until the full search lands.
-mod baseline {
-    use super::*;
-
-    use crate::eval::evaluate;
-
-    const INF: i32 = 32_000;
-    const MATE: i32 = 30_000;
-
-    struct Ctx<'a> {
-        control: &'a SearchControl,
-        nodes: u64,
-        node_limit: u64,
-        aborted: bool,
-    }
-
-    fn negamax(
-        pos: &mut Position,
-        depth: u32,
-        ply: i32,
-        mut alpha: i32,
-        beta: i32,
-        ctx: &mut Ctx,
-        pv: &mut Vec<Move>,
-    ) -> i32 {
-        ctx.nodes += 1;
-        if ctx.nodes.is_multiple_of(1024) && (ctx.control.is_stopped() || ctx.control.out_of_time())
-            || ctx.nodes >= ctx.node_limit
-        {
-            ctx.aborted = true;
-        }
-        if ctx.aborted {
-            return 0;
-        }
-        pv.clear();
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -MATE + ply;
-        }
-        if depth == 0 {
-            return evaluate(pos);
-        }
-        let mut child = Vec::new();
-        for &m in moves.iter() {
-            pos.do_move(m);
-            let score = -negamax(pos, depth - 1, ply + 1, -beta, -alpha, ctx, &mut child);
-            pos.undo_move(m);
-            if ctx.aborted {
-                return 0;
-            }
-            if score > alpha {
-                alpha = score;
-                pv.clear();
-                pv.push(m);
-                pv.extend_from_slice(&child);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
-    }
-
-    pub(super) fn search(
-        root: &Position,
-        limits: &Limits,
-        options: &SearchOptions,
-        control: &SearchControl,
-        reporter: &dyn Reporter,
-    ) -> SearchOutcome {
-        let mut pos = root.clone();
-        if pos.can_declare_win(options.entering_king_rule) {
+        if root.can_declare_win(options.entering_king_rule) {
             return SearchOutcome {
                 best: BestMove::DeclareWin,
                 score: None,
                 nodes: 0,
             };
         }
-        let moves = pos.legal_moves();
-        let Some(&first) = moves.iter().next() else {
+        let mut legal = root.legal_moves();
+        if legal.is_empty() {
             return SearchOutcome {
                 best: BestMove::Resign,
-                score: None,
+                score: Some(Score::Mate(0)),
                 nodes: 0,
             };
-        };
-        let mut ctx = Ctx {
-            control,
-            nodes: 0,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            aborted: false,
-        };
-        let mut best_pv = vec![first];
-        let mut best_score = None;
-        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
-        for depth in 1..=max_depth {
-            let mut pv = Vec::new();
-            let score = negamax(&mut pos, depth, 0, -INF, INF, &mut ctx, &mut pv);
-            if ctx.aborted {
-                break;
-            }
-            if !pv.is_empty() {
-                best_pv = pv;
-            }
-            let reported = if score.abs() >= MATE - 1000 {
-                Score::Mate(score.signum() * (MATE - score.abs()))
-            } else {
-                Score::Cp(score)
-            };
-            best_score = Some(reported);
-            let ms = control.elapsed().as_millis() as u64;
-            reporter.info(&SearchInfo {
-                depth,
-                seldepth: depth,
-                time_ms: ms,
-                nodes: ctx.nodes,
-                nps: ctx.nodes * 1000 / ms.max(1),
-                hashfull: 0,
-                score: reported,
-                bound: Bound::Exact,
-                multipv: 1,
-                pv: best_pv.clone(),
-            });
-            if control.past_soft_target(60) || score.abs() >= MATE - 1000 {
-                break;
-            }
         }
+        if legal.iter().any(|m| limits.searchmoves.contains(m)) {
+            legal.retain(|m| limits.searchmoves.contains(m));
+        }
+        self.tt.new_search();
+        // The hash move first: it is what a search stopped at once plays.
+        let tt_move = self.tt.probe(root.key()).and_then(|h| h.mv);
+        if let Some(i) = legal.iter().position(|&m| Some(m) == tt_move) {
+            legal[..=i].rotate_right(1);
+        }
+        let root_moves: Vec<RootMove> = legal.iter().map(|&m| RootMove::new(m)).collect();
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            max_depth: limits
+                .depth
+                .map_or(values::MAX_PLY as i32 - 4, |d| d.clamp(1, 100) as i32),
+            multi_pv: options.multi_pv.max(1),
+            entering_king_rule: options.entering_king_rule,
+        };
+        let results = smp::run_threads(root, &root_moves, &shared, &mut self.histories, reporter);
+        let chosen = &results[smp::best_thread(&results, shared.multi_pv)];
+        let best_line = &chosen.root_moves[0];
+        let best = best_line.mv;
+        let ponder = self.ponder_move(root, best, best_line.pv.get(1).copied());
+        let score = best_line.shown_score();
         SearchOutcome {
-            best: BestMove::Move {
-                best: best_pv[0],
-                ponder: best_pv.get(1).copied(),
-            },
-            score: best_score,
-            nodes: ctx.nodes,
+            best: BestMove::Move { best, ponder },
+            score: (score > -values::INFINITE).then(|| values::to_report(score)),
+            nodes: shared.nodes.load(Ordering::Relaxed),
         }
     }
+
+    /// The expected reply to `best`: the PV's second move, else the hash
+    /// move of the position after `best`, if legal there.
+    fn ponder_move(&self, root: &Position, best: Move, from_pv: Option<Move>) -> Option<Move> {
+        let mut pos = root.clone();
+        pos.do_move(best);
+        from_pv
+            .or_else(|| self.tt.probe(pos.key()).and_then(|h| h.mv))
+            .filter(|&m| pos.is_legal(m))
+    }
 }
+
+#[cfg(test)]
+mod tests;

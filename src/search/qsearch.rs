@@ -1,0 +1,121 @@
+//! Quiescence search: at the horizon, play out captures (all evasions when
+//! in check) until the position is quiet, so that the static evaluation is
+//! never taken in the middle of an exchange.
+
+use super::movepick::MovePicker;
+use super::report::Bound;
+use super::see::captured_value;
+use super::thread::Worker;
+use super::values::{from_tt, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use crate::eval::evaluate;
+
+/// A capture must be able to bring the score within this of alpha.
+const DELTA_MARGIN: i32 = 200;
+
+impl Worker<'_> {
+    /// Quiescence search of the node at `ply`.
+    pub(crate) fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.stack[ply].pv.clear();
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        if in_check {
+            if let Some(score) = super::alphabeta::repetition_score(&self.pos, ply) {
+                return score;
+            }
+        }
+
+        let key = self.pos.key();
+        let tt_hit = self.shared.tt.probe(key);
+        if let Some(hit) = tt_hit {
+            let score = from_tt(hit.score, ply);
+            if !pv_node
+                && match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                }
+            {
+                return score;
+            }
+        }
+
+        let original_alpha = alpha;
+        let (mut best_score, raw_eval) = if in_check {
+            (-INFINITE, -INFINITE + 1)
+        } else {
+            let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+            if raw >= beta {
+                if tt_hit.is_none() {
+                    self.shared
+                        .tt
+                        .store(key, None, to_tt(raw, ply), raw, 0, Bound::Lower);
+                }
+                return raw;
+            }
+            alpha = alpha.max(raw);
+            (raw, raw)
+        };
+
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_hit.and_then(|h| h.mv));
+        let mut best_move = None;
+        let mut move_count = 0;
+        while let Some(m) = picker.next(&self.pos, self.history) {
+            move_count += 1;
+            // Delta pruning: even winning this piece cannot reach alpha.
+            if !in_check
+                && !m.is_promotion()
+                && best_score > -MATE_BOUND
+                && raw_eval + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
+            {
+                continue;
+            }
+            self.pos.do_move(m);
+            self.stack[ply].mv = Some(m);
+            self.stack[ply].moved = self.pos.piece_on(m.to());
+            let score = -self.qsearch(ply + 1, -beta, -alpha, pv_node);
+            self.pos.undo_move(m);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        let (head, tail) = self.stack.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(m);
+                        let room = pv.capacity() - 1;
+                        pv.extend(tail[0].pv.iter().copied().take(room));
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if pv_node && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best_score, ply), raw_eval, 0, bound);
+        best_score
+    }
+}

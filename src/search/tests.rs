@@ -1,0 +1,231 @@
+//! Behaviour of the whole search through the public `Searcher` API.
+
+use super::*;
+use std::sync::Mutex;
+use std::time::Instant;
+
+fn search_with(
+    sfen: &str,
+    depth: u32,
+    threads: usize,
+    options: SearchOptions,
+    reporter: &dyn Reporter,
+) -> SearchOutcome {
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut searcher = Searcher::new(8, threads);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let control = SearchControl::new(Instant::now(), None, false);
+    searcher.search(&pos, &limits, &options, &control, reporter)
+}
+
+fn search(sfen: &str, depth: u32) -> SearchOutcome {
+    search_with(sfen, depth, 1, SearchOptions::default(), &SilentReporter)
+}
+
+fn best_of(outcome: &SearchOutcome) -> Move {
+    match outcome.best {
+        BestMove::Move { best, .. } => best,
+        other => panic!("expected a move, got {other:?}"),
+    }
+}
+
+/// The move and ponder move are legal in sequence.
+fn assert_legal(sfen: &str, outcome: &SearchOutcome) {
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    let BestMove::Move { best, ponder } = outcome.best else {
+        panic!("expected a move");
+    };
+    assert!(pos.is_legal(best), "{best} in {sfen}");
+    pos.do_move(best);
+    if let Some(p) = ponder {
+        assert!(pos.is_legal(p), "ponder {p} after {best}");
+    }
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    let outcome = search(sfen, 4);
+    assert_eq!(best_of(&outcome).to_string(), "G*5b");
+    assert_eq!(outcome.score, Some(Score::Mate(1)));
+}
+
+#[test]
+fn finds_mate_in_three() {
+    let sfen = "3g2S1l/3s2k2/3ppplpp/2p3R2/rP7/1LP1P2P1/N2P1P2P/2GSG4/3KN2NL b BG4Pbsnp 1";
+    let outcome = search(sfen, 6);
+    assert_eq!(outcome.score, Some(Score::Mate(3)));
+    assert_legal(sfen, &outcome);
+}
+
+#[test]
+fn checkmated_side_resigns() {
+    // White king 5a, black gold 5b protected by the pawn 5c.
+    let outcome = search("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1", 3);
+    assert_eq!(outcome.best, BestMove::Resign);
+}
+
+#[test]
+fn does_not_leave_an_attacked_rook_hanging() {
+    // The white pawn 5e (defended by the gold 5d) attacks the black rook 5f.
+    let sfen = "4k4/9/9/4g4/4p4/4R4/9/9/4K4 b - 1";
+    let outcome = search(sfen, 5);
+    let best = best_of(&outcome).to_string();
+    assert!(best.starts_with("5f") && best != "5f5e", "{best}");
+    assert!(
+        matches!(outcome.score, Some(Score::Cp(cp)) if cp > -100),
+        "{:?}",
+        outcome.score
+    );
+}
+
+#[test]
+fn takes_a_free_piece() {
+    // The white rook 5c is undefended and in reach of the black bishop 8f.
+    let sfen = "k8/9/4r4/9/9/1B7/9/9/8K b - 1";
+    let outcome = search(sfen, 4);
+    assert_eq!(best_of(&outcome).to_string(), "8f5c+");
+}
+
+#[test]
+fn a_search_stopped_before_it_starts_still_returns_a_legal_move() {
+    let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    for threads in [1, 3] {
+        let mut searcher = Searcher::new(1, threads);
+        let control = SearchControl::new(Instant::now(), None, false);
+        control.stop();
+        let outcome = searcher.search(
+            &pos,
+            &Limits::default(),
+            &SearchOptions::default(),
+            &control,
+            &SilentReporter,
+        );
+        assert_legal(sfen, &outcome);
+    }
+}
+
+#[test]
+fn node_limit_is_respected_roughly() {
+    let pos = Position::startpos();
+    let mut searcher = Searcher::new(1, 2);
+    let control = SearchControl::new(Instant::now(), None, false);
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let outcome = searcher.search(
+        &pos,
+        &limits,
+        &SearchOptions::default(),
+        &control,
+        &SilentReporter,
+    );
+    assert!(outcome.nodes < 5_000 + 2 * 2048, "{}", outcome.nodes);
+}
+
+#[test]
+fn bench_node_count_is_deterministic_with_one_thread() {
+    let a = bench::run(5, 1, 4, None).unwrap();
+    let b = bench::run(5, 1, 4, None).unwrap();
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.total_nodes() > 0);
+}
+
+#[test]
+fn several_threads_return_a_legal_move_and_ponder() {
+    let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+    let outcome = search_with(sfen, 7, 3, SearchOptions::default(), &SilentReporter);
+    assert_legal(sfen, &outcome);
+    assert!(outcome.nodes > 0);
+}
+
+struct Collect(Mutex<Vec<SearchInfo>>);
+
+impl Reporter for Collect {
+    fn info(&self, info: &SearchInfo) {
+        self.0.lock().unwrap().push(info.clone());
+    }
+    fn info_string(&self, _: &str) {}
+}
+
+fn cp(score: Score) -> i32 {
+    match score {
+        Score::Cp(c) => c,
+        Score::Mate(n) if n > 0 => 100_000 - n,
+        Score::Mate(n) => -100_000 - n,
+    }
+}
+
+#[test]
+fn multi_pv_reports_distinct_sorted_lines_each_iteration() {
+    let sfen = "k8/9/4r4/9/9/1B7/9/9/8K b - 1";
+    for threads in [1, 2] {
+        let collect = Collect(Mutex::new(Vec::new()));
+        let options = SearchOptions {
+            multi_pv: 3,
+            ..SearchOptions::default()
+        };
+        let outcome = search_with(sfen, 4, threads, options, &collect);
+        assert_legal(sfen, &outcome);
+        let infos = collect.0.into_inner().unwrap();
+        let last: Vec<_> = infos
+            .iter()
+            .filter(|i| i.depth == 4 && i.bound == Bound::Exact)
+            .collect();
+        assert_eq!(
+            last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        assert!(cp(last[0].score) >= cp(last[1].score) && cp(last[1].score) >= cp(last[2].score));
+        assert_ne!(last[0].pv[0], last[1].pv[0]);
+        assert_ne!(last[1].pv[0], last[2].pv[0]);
+        assert_eq!(last[0].pv[0].to_string(), "8f5c+");
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let pos = Position::startpos();
+    let only = pos.parse_usi_move("1g1f").unwrap();
+    let mut searcher = Searcher::new(1, 1);
+    let limits = Limits {
+        depth: Some(4),
+        searchmoves: vec![only],
+        ..Limits::default()
+    };
+    let control = SearchControl::new(Instant::now(), None, false);
+    let outcome = searcher.search(
+        &pos,
+        &limits,
+        &SearchOptions::default(),
+        &control,
+        &SilentReporter,
+    );
+    assert_eq!(best_of(&outcome), only);
+}
+
+#[test]
+fn repeated_positions_score_as_draws_in_search() {
+    let mut pos = Position::startpos();
+    for text in ["5i4h", "5a4b", "4h5i", "4b5a"] {
+        let m = pos.parse_usi_move(text).unwrap();
+        pos.do_move(m);
+    }
+    assert_eq!(alphabeta::repetition_score(&pos, 4), Some(0));
+    assert_eq!(alphabeta::repetition_score(&Position::startpos(), 0), None);
+}
+
+#[test]
+fn declaration_is_returned_when_valid() {
+    // Black king in the zone with enough points in hand and on the board.
+    let sfen = "K8/9/9/9/9/9/9/9/8k b 2R2B4G4S2N 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    if pos.can_declare_win(EnteringKingRule::Csa27) {
+        assert_eq!(search(sfen, 2).best, BestMove::DeclareWin);
+    }
+}
