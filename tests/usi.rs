@@ -486,3 +486,42 @@ fn timed_search_plays_a_long_mate_found_by_the_tsume_solver() {
         .unwrap();
     assert_eq!(m, first_pv_move);
 }
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go depth 4");
+    let (_, lines) = e.bestmove(20);
+    let mut firsts = std::collections::BTreeMap::new();
+    for l in lines
+        .iter()
+        .filter(|l| l.contains(" depth 4 ") && l.contains(" pv "))
+    {
+        let index = l
+            .split(" multipv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        let first = l
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        firsts.insert(index, first);
+    }
+    assert_eq!(
+        firsts.keys().cloned().collect::<Vec<_>>(),
+        ["1", "2", "3"],
+        "{lines:?}"
+    );
+    let distinct: std::collections::BTreeSet<_> = firsts.values().collect();
+    assert_eq!(distinct.len(), 3, "{firsts:?}");
+}
