@@ -30,6 +30,7 @@ use crate::position::Position;
 use search::{Node, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use suite::is_valid_mate;
 use tt::{MateTable, INFINITE, UNLIMITED};
 
 /// The outcome of a mate search.
@@ -83,7 +84,10 @@ impl MateSolver {
     /// Looks for the shortest forced mate by the side to move in `pos`.
     ///
     /// `deadline` `None` means no time limit; returns `Timeout` if `stop`
-    /// becomes true or the deadline passes first.
+    /// becomes true or the deadline passes first. Every phase, the line
+    /// read-out included, runs under the deadline: when it passes after a
+    /// mate is proven, the result is the best valid mating line the table
+    /// still gives (possibly not the shortest), or `Timeout` if none.
     pub fn solve(
         &mut self,
         pos: &Position,
@@ -151,12 +155,15 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
         }
         length = v.len;
     }
-    // Rebuilding the line re-proves evicted nodes; that must finish even
-    // when the clock has run out, and it is bounded by the proof found.
-    searcher.aborted = false;
-    searcher.deadline = None;
-    match pv::principal_variation(searcher, pos, length) {
-        Some(line) => MateResult::Mate(line),
-        None => MateResult::Timeout,
+    // Rebuilding the line re-searches under the same clock; when it runs
+    // out, any valid line the table still holds beats no answer.
+    if let Some(line) = pv::principal_variation(searcher, pos, length) {
+        if is_valid_mate(pos, &line) {
+            return MateResult::Mate(line);
+        }
+    }
+    match pv::quick_line(searcher, pos, length) {
+        Some(line) if is_valid_mate(pos, &line) => MateResult::Mate(line),
+        _ => MateResult::Timeout,
     }
 }

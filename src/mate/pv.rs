@@ -1,37 +1,95 @@
 //! Reading the mating line out of a proof.
+//!
+//! Stored proof lengths are upper bounds (a node proven in 5 plies may have
+//! a mate in 1 that was never searched), so the line is not read from them
+//! alone: the defender's reply is the one whose mate cannot be made two
+//! plies shorter, checked by a bounded search of each candidate. Every
+//! search here runs under the solver's deadline and stop flag; when they
+//! fire, [`quick_line`] reads a valid (possibly longer) line from the table
+//! without searching.
 
 use super::search::{Node, Searcher};
 use super::tt::INFINITE;
 use crate::moves::Move;
 use crate::position::Position;
+use std::time::{Duration, Instant};
 
 /// Longest line the walk follows before giving up (a proof never needs it).
 const MAX_LINE: usize = 1000;
 
-/// The line from `pos` (an OR node proven within `budget` plies): the
-/// attacker takes the shortest mate, the defender the longest resistance,
-/// preferring a real defence to a futile drop when both last as long.
+/// How long the table-only walk may run once the clock has run out.
+const QUICK_LINE_LIMIT: Duration = Duration::from_millis(2);
+
+/// How a walk picks its moves.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Mode {
+    /// Exact lengths by bounded re-searches (the real solution).
+    Exact,
+    /// Stored lengths only, no search (any valid mating line).
+    Quick,
+}
+
+/// The line from `pos` (an OR node whose shortest mate is exactly `budget`
+/// plies): the attacker takes a shortest mate, the defender the reply mated
+/// last, preferring a real defence to a futile drop when both last as long.
+/// `None` when the search was stopped or a proof could not be rebuilt.
 pub(crate) fn principal_variation(
     searcher: &mut Searcher,
     pos: &mut Position,
     budget: i32,
+) -> Option<Vec<Move>> {
+    walk(searcher, pos, budget, Mode::Exact, None)
+}
+
+/// A mating line read from the table alone (stored lengths trusted, no
+/// search), given up after [`QUICK_LINE_LIMIT`]: the fallback when time
+/// ran out before [`principal_variation`] finished.
+pub(crate) fn quick_line(
+    searcher: &mut Searcher,
+    pos: &mut Position,
+    budget: i32,
+) -> Option<Vec<Move>> {
+    let limit = Instant::now() + QUICK_LINE_LIMIT;
+    walk(searcher, pos, budget, Mode::Quick, Some(limit))
+}
+
+fn walk(
+    searcher: &mut Searcher,
+    pos: &mut Position,
+    budget: i32,
+    mode: Mode,
+    limit: Option<Instant>,
 ) -> Option<Vec<Move>> {
     let mut line = Vec::new();
     let mut node = Node::Or { bonus: None };
     let mut budget = budget;
     let start_path = searcher.path.len();
     let found = loop {
-        if line.len() >= MAX_LINE {
+        if line.len() >= MAX_LINE || limit.is_some_and(|l| Instant::now() >= l) {
             break false;
         }
         let moves = node.moves(pos);
         if moves.is_empty() {
             break matches!(node, Node::And);
         }
-        let Some((mv, child_budget)) = choose(searcher, pos, node, budget, &moves) else {
+        // On the path while the replies are searched: a repetition of this
+        // node is no mate.
+        searcher.path.push(pos.key());
+        let choice = match (node, mode) {
+            (Node::Or { .. }, _) => shortest(searcher, pos, node, budget, &moves, mode),
+            (Node::And, Mode::Exact) => longest_exact(searcher, pos, budget, &moves),
+            (Node::And, Mode::Quick) => {
+                let proven = proven_children(searcher, pos, node, budget, &moves);
+                if proven.len() == moves.len() {
+                    longest_stored(&proven)
+                } else {
+                    None
+                }
+            }
+        };
+        let Some((mv, child_budget)) = choice else {
             break false;
         };
-        searcher.path.push(pos.key());
         pos.do_move(mv);
         line.push(mv);
         node = node.child(mv);
@@ -44,78 +102,138 @@ pub(crate) fn principal_variation(
     found.then_some(line)
 }
 
-/// The move to follow from a proven node and the budget its child was
-/// proven within.
-fn choose(
+/// The children of `node` proven within their budgets by the table:
+/// `(move, stored length, discount, child budget)`.
+fn proven_children(
+    searcher: &Searcher,
+    pos: &mut Position,
+    node: Node,
+    budget: i32,
+    moves: &[Move],
+) -> Vec<(Move, i32, i32, i32)> {
+    let mut proven = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let (child_budget, discount) = node.child_budget(pos, mv, budget);
+        let child = node.child(mv);
+        pos.do_move(mv);
+        let value = searcher
+            .table
+            .probe(child.key(pos), child.attacker_hand(pos), child_budget);
+        pos.undo_move(mv);
+        if value.pn == 0 {
+            proven.push((mv, value.len, discount, child_budget));
+        }
+    }
+    proven
+}
+
+/// The attacker's move at a node proven within `budget`: the proven child
+/// with the shortest stored mate. When the budget is the exact shortest
+/// length, every proven child is a shortest mate.
+fn shortest(
     searcher: &mut Searcher,
     pos: &mut Position,
     node: Node,
     budget: i32,
     moves: &[Move],
+    mode: Mode,
 ) -> Option<(Move, i32)> {
     for attempt in 0..2 {
-        let mut proven = Vec::with_capacity(moves.len());
-        for &mv in moves {
-            let (child_budget, discount) = node.child_budget(pos, mv, budget);
-            let child = node.child(mv);
-            pos.do_move(mv);
-            let value =
-                searcher
-                    .table
-                    .probe(child.key(pos), child.attacker_hand(pos), child_budget);
-            pos.undo_move(mv);
-            if value.pn == 0 {
-                proven.push((mv, value.len, discount));
-            }
-        }
-        let choice = match node {
-            Node::Or { .. } => proven
-                .iter()
-                .min_by_key(|&&(_, len, discount)| len - discount)
-                .copied(),
-            Node::And if proven.len() == moves.len() => longest_resistance(searcher, pos, &proven),
-            Node::And => None,
-        };
-        if let Some((mv, len, _)) = choice {
+        let proven = proven_children(searcher, pos, node, budget, moves);
+        if let Some(&(mv, len, _, _)) = proven.iter().min_by_key(|c| c.1 - c.2) {
             return Some((mv, len));
         }
-        if attempt == 0 {
+        if attempt == 0 && mode == Mode::Exact {
             // Part of the proof was overwritten: prove this node again.
             searcher.mid(pos, node, budget, INFINITE, INFINITE);
+            if searcher.aborted {
+                return None;
+            }
+        } else {
+            break;
         }
     }
     None
 }
 
-/// The defender's reply that is mated last. Among equally long replies a
-/// move beats a drop, and a drop the attacker must answer with a real
-/// continuation beats a futile one it can just take (tsume convention does
-/// not show futile interpositions).
-fn longest_resistance(
+/// The defender's reply at an AND node whose mate is exactly `budget`
+/// plies: one whose own mate cannot be shortened, so it really is the
+/// longest resistance. Among those a move beats a drop, and a drop the
+/// attacker must answer with a real continuation beats a futile one it can
+/// just take (tsume convention does not show futile interpositions).
+fn longest_exact(
     searcher: &mut Searcher,
     pos: &mut Position,
-    proven: &[(Move, i32, i32)],
-) -> Option<(Move, i32, i32)> {
-    let longest = proven.iter().map(|&(_, len, _)| len).max()?;
-    let candidates: Vec<_> = proven.iter().filter(|c| c.1 == longest).copied().collect();
-    if let Some(&c) = candidates.iter().find(|c| !c.0.is_drop()) {
-        return Some(c);
-    }
-    for &c in &candidates {
-        if !is_futile(searcher, pos, c.0, longest) {
-            return Some(c);
+    budget: i32,
+    moves: &[Move],
+) -> Option<(Move, i32)> {
+    let node = Node::And;
+    let mut proven = proven_children(searcher, pos, node, budget, moves);
+    if proven.len() < moves.len() {
+        // Part of the proof was overwritten: prove this node again.
+        searcher.mid(pos, node, budget, INFINITE, INFINITE);
+        if searcher.aborted {
+            return None;
+        }
+        proven = proven_children(searcher, pos, node, budget, moves);
+        if proven.len() < moves.len() {
+            return None;
         }
     }
-    candidates.first().copied()
+    // Real moves first: the first that lasts the full budget is the answer.
+    proven.sort_by_key(|c| c.0.is_drop());
+    let mut longest_drops = Vec::new();
+    for &(mv, len, _, child_budget) in &proven {
+        // A stored length under the budget is a real shorter mate.
+        if len < child_budget || !lasts(searcher, pos, mv, child_budget)? {
+            continue;
+        }
+        if !mv.is_drop() {
+            return Some((mv, child_budget));
+        }
+        longest_drops.push((mv, child_budget));
+    }
+    for &(mv, child_budget) in &longest_drops {
+        if !is_futile(searcher, pos, mv, child_budget)? {
+            return Some((mv, child_budget));
+        }
+    }
+    if let Some(&first) = longest_drops.first() {
+        return Some(first);
+    }
+    // No reply lasts the budget: the budget was not exact (a search was cut
+    // short). Any proven reply still gives a valid mate.
+    longest_stored(&proven)
+}
+
+/// Whether the defender's reply `mv` from an AND node leaves no mate two
+/// plies shorter than `child_budget`; `None` if the search was stopped.
+fn lasts(searcher: &mut Searcher, pos: &mut Position, mv: Move, child_budget: i32) -> Option<bool> {
+    let child = Node::And.child(mv);
+    pos.do_move(mv);
+    let value = searcher.mid(pos, child, child_budget - 2, INFINITE, INFINITE);
+    pos.undo_move(mv);
+    (!searcher.aborted).then_some(value.pn != 0)
+}
+
+/// The reply with the longest stored mate (a move before a drop on ties),
+/// with the budget it was proven within.
+fn longest_stored(proven: &[(Move, i32, i32, i32)]) -> Option<(Move, i32)> {
+    let longest = proven.iter().map(|c| c.1).max()?;
+    proven
+        .iter()
+        .filter(|c| c.1 == longest)
+        .min_by_key(|c| c.0.is_drop())
+        .map(|c| (c.0, c.1))
 }
 
 /// Whether the defender's drop `mv`, worth `len` plies with futile captures
 /// discounted, needs that discount: it does when the position after it has
-/// no mate within `len` plies counted in full.
-fn is_futile(searcher: &mut Searcher, pos: &mut Position, mv: Move, len: i32) -> bool {
+/// no mate within `len` plies counted in full. `None` if stopped.
+fn is_futile(searcher: &mut Searcher, pos: &mut Position, mv: Move, len: i32) -> Option<bool> {
     let plain = Node::Or { bonus: None };
     pos.do_move(mv);
     let value = searcher.mid(pos, plain, len, INFINITE, INFINITE);
     pos.undo_move(mv);
-    value.pn != 0
+    (!searcher.aborted).then_some(value.pn != 0)
 }
