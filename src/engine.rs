@@ -1,0 +1,418 @@
+//! The engine façade: what a protocol front-end drives. It owns the
+//! position, the searcher and the tsume solver, runs every search on a
+//! worker thread, and reports through [`EngineOutput`], so the front-end
+//! stays responsive to `stop`, `ponderhit`, `isready` and `quit`.
+
+use crate::mate::{MateResult, MateSolver};
+use crate::position::Position;
+use crate::search::{
+    BestMove, Bound, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
+    TimePlan,
+};
+use crate::usi::options::{EngineOptions, OptionEffect};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Where the engine's results go; implemented by the protocol layer.
+pub trait EngineOutput: Reporter + Send + Sync {
+    /// The answer to a `go` (exactly one per `go`, unless silenced by
+    /// `gameover`). `ponder` moves are legal after the best move.
+    fn best_move(&self, best: &BestMove);
+    /// The answer to a `go mate` (exactly one).
+    fn checkmate(&self, result: &MateResult);
+}
+
+/// A search or tsume running on its worker thread.
+struct Job {
+    control: Arc<SearchControl>,
+    /// Set by `gameover`: the result is no longer wanted.
+    silenced: Arc<AtomicBool>,
+    /// The `go` limits, to plan the clock at `ponderhit`.
+    limits: Limits,
+    handle: JoinHandle<Tools>,
+}
+
+/// What a worker hands back when it finishes.
+struct Tools {
+    searcher: Option<Searcher>,
+    mate: Option<MateSolver>,
+}
+
+/// The engine state behind the protocol.
+pub struct Engine {
+    options: EngineOptions,
+    position: Position,
+    output: Arc<dyn EngineOutput>,
+    /// `None` until first needed (so `usi` stays instant) or while a
+    /// worker holds it.
+    searcher: Option<Searcher>,
+    searcher_hash_mb: usize,
+    mate: Option<MateSolver>,
+    mate_hash_mb: usize,
+    job: Option<Job>,
+}
+
+impl Engine {
+    /// An idle engine at the start position; allocates nothing big yet.
+    pub fn new(output: Arc<dyn EngineOutput>) -> Engine {
+        Engine {
+            options: EngineOptions::default(),
+            position: Position::startpos(),
+            output,
+            searcher: None,
+            searcher_hash_mb: 0,
+            mate: None,
+            mate_hash_mb: 0,
+            job: None,
+        }
+    }
+
+    /// Current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The position the next `go` searches.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Sets the position for the next `go`.
+    pub fn set_position(&mut self, position: Position) {
+        self.position = position;
+    }
+
+    /// Whether a search or tsume is running (or waiting for `stop`).
+    pub fn is_busy(&mut self) -> bool {
+        self.reap_finished();
+        self.job.is_some()
+    }
+
+    /// Applies `setoption`; on error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        match self.options.set(name, value)? {
+            OptionEffect::ClearHash => self.new_game(),
+            OptionEffect::None | OptionEffect::ResizeHash | OptionEffect::ResizeMateHash => {}
+        }
+        Ok(())
+    }
+
+    /// `isready`: does the heavy set-up (tables at their configured sizes)
+    /// when idle. During a search it does nothing, so the search goes on.
+    pub fn prepare(&mut self) {
+        if self.is_busy() {
+            return;
+        }
+        self.ensure_searcher();
+        self.ensure_mate_solver();
+    }
+
+    /// `usinewgame` / `ClearHash`: forget the previous game (fast).
+    pub fn new_game(&mut self) {
+        self.finish_job(true);
+        if let Some(s) = self.searcher.as_mut() {
+            s.new_game();
+        }
+        if let Some(m) = self.mate.as_mut() {
+            m.clear();
+        }
+    }
+
+    fn ensure_searcher(&mut self) -> &mut Searcher {
+        let hash = self.options.hash_mb;
+        if self.searcher.is_none() || self.searcher_hash_mb != hash {
+            match self.searcher.as_mut() {
+                Some(s) => s.resize_hash(hash),
+                None => self.searcher = Some(Searcher::new(hash, self.options.threads)),
+            }
+            self.searcher_hash_mb = hash;
+        }
+        let searcher = self.searcher.as_mut().expect("searcher was just created");
+        searcher.set_threads(self.options.threads);
+        searcher
+    }
+
+    fn ensure_mate_solver(&mut self) -> &mut MateSolver {
+        let hash = self.options.mate_hash_mb;
+        if self.mate.is_none() || self.mate_hash_mb != hash {
+            match self.mate.as_mut() {
+                Some(m) => m.resize(hash),
+                None => self.mate = Some(MateSolver::new(hash)),
+            }
+            self.mate_hash_mb = hash;
+        }
+        self.mate.as_mut().expect("solver was just created")
+    }
+
+    /// `go`: starts a search on a worker thread; its `bestmove` comes
+    /// through the output. In infinite or ponder mode the result is held
+    /// back until `stop` (or `ponderhit`).
+    pub fn go(&mut self, limits: Limits) {
+        let received = Instant::now();
+        self.finish_job(false);
+        let plan = if limits.ponder {
+            None
+        } else {
+            self.plan(&limits, received)
+        };
+        let control = Arc::new(SearchControl::new(received, plan, limits.ponder));
+        let silenced = Arc::new(AtomicBool::new(false));
+        let options = SearchOptions {
+            multi_pv: self.options.multi_pv,
+            entering_king_rule: self.options.entering_king_rule,
+        };
+        let mut searcher = {
+            self.ensure_searcher();
+            self.searcher.take().expect("ensure_searcher made one")
+        };
+        let mate_budget = self.root_mate_budget(&limits, plan);
+        let mut solver = match mate_budget {
+            Some(_) => {
+                self.ensure_mate_solver();
+                self.mate.take()
+            }
+            None => None,
+        };
+        let position = self.position.clone();
+        let output = Arc::clone(&self.output);
+        let (worker_control, worker_silenced, worker_limits) =
+            (Arc::clone(&control), Arc::clone(&silenced), limits.clone());
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let mate = match (solver.as_mut(), mate_budget) {
+                    (Some(solver), Some(budget)) => {
+                        root_mate(solver, &position, budget, &worker_control, &*output)
+                    }
+                    _ => None,
+                };
+                let best = match mate {
+                    Some(best) => best,
+                    None => {
+                        searcher
+                            .search(
+                                &position,
+                                &worker_limits,
+                                &options,
+                                &worker_control,
+                                &*output,
+                            )
+                            .best
+                    }
+                };
+                // USI: no bestmove in infinite/ponder mode before stop/ponderhit.
+                while (worker_limits.infinite || worker_control.is_pondering())
+                    && !worker_control.is_stopped()
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if !worker_silenced.load(Ordering::Acquire) {
+                    output.best_move(&best);
+                }
+                Tools {
+                    searcher: Some(searcher),
+                    mate: solver,
+                }
+            })
+            .expect("spawning the search thread");
+        self.job = Some(Job {
+            control,
+            silenced,
+            limits,
+            handle,
+        });
+    }
+
+    /// `go mate`: solves a tsume on a worker thread; exactly one
+    /// `checkmate` answer comes through the output. `time_ms` `None` means
+    /// until `stop`.
+    pub fn go_mate(&mut self, time_ms: Option<u64>) {
+        let received = Instant::now();
+        self.finish_job(false);
+        // Keep a little of the margin, but never most of a short limit.
+        let deadline = time_ms.map(|ms| {
+            received
+                + Duration::from_millis(
+                    ms.saturating_sub(self.options.time.network_delay_ms.min(ms / 4))
+                        .max(1),
+                )
+        });
+        let control = Arc::new(SearchControl::new(received, None, false));
+        let silenced = Arc::new(AtomicBool::new(false));
+        let mut solver = {
+            self.ensure_mate_solver();
+            self.mate.take().expect("ensure_mate_solver made one")
+        };
+        let position = self.position.clone();
+        let output = Arc::clone(&self.output);
+        let (worker_control, worker_silenced) = (Arc::clone(&control), Arc::clone(&silenced));
+        let handle = std::thread::Builder::new()
+            .name("mate".into())
+            .spawn(move || {
+                let result = solver.solve(&position, deadline, worker_control.stop_flag());
+                if !worker_silenced.load(Ordering::Acquire) {
+                    output.checkmate(&result);
+                }
+                Tools {
+                    searcher: None,
+                    mate: Some(solver),
+                }
+            })
+            .expect("spawning the mate thread");
+        self.job = Some(Job {
+            control,
+            silenced,
+            limits: Limits::default(),
+            handle,
+        });
+    }
+
+    /// `stop`: ends the running search; its answer follows at once.
+    pub fn stop(&mut self) {
+        if let Some(job) = &self.job {
+            job.control.stop();
+        }
+        self.finish_job(false);
+    }
+
+    /// `ponderhit`: the expected move was played; the clock starts now,
+    /// from the `go ponder` times or from times given with `ponderhit`.
+    pub fn ponderhit(&mut self, times: Option<Limits>) {
+        let now = Instant::now();
+        let Some(job) = &self.job else {
+            return;
+        };
+        if !job.control.is_pondering() {
+            return;
+        }
+        let mut limits = times.unwrap_or_else(|| job.limits.clone());
+        limits.ponder = false;
+        let plan = self.plan(&limits, now);
+        if let Some(job) = &self.job {
+            job.control.ponderhit(plan);
+        }
+    }
+
+    /// `gameover` (and `usinewgame`): stops any search without answering it.
+    pub fn gameover(&mut self) {
+        self.finish_job(true);
+    }
+
+    /// `quit`: stops everything and waits for the workers.
+    pub fn quit(&mut self) {
+        self.finish_job(false);
+    }
+
+    /// How long the tsume solver may look for a mate before a normal
+    /// search: a small share of the planned time, as a forced mate found by
+    /// df-pn is often far beyond the alpha-beta horizon. `None` for
+    /// searches bounded by depth or nodes, which stay reproducible.
+    fn root_mate_budget(&self, limits: &Limits, plan: Option<TimePlan>) -> Option<Duration> {
+        let cap = Duration::from_millis(self.options.root_mate_ms);
+        if cap.is_zero()
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || !limits.searchmoves.is_empty()
+        {
+            return None;
+        }
+        match plan {
+            Some(plan) => Some((plan.soft / 10).min(cap)),
+            None if limits.infinite || limits.ponder => Some(cap),
+            None => None,
+        }
+    }
+
+    fn plan(&self, limits: &Limits, start: Instant) -> Option<TimePlan> {
+        TimePlan::new(
+            limits,
+            self.position.side_to_move(),
+            self.position.game_ply(),
+            &self.options.time,
+            start,
+        )
+    }
+
+    /// Stops the running job (silently if `silence`) and takes its tools back.
+    fn finish_job(&mut self, silence: bool) {
+        let Some(job) = self.job.take() else {
+            return;
+        };
+        if silence {
+            job.silenced.store(true, Ordering::Release);
+        }
+        job.control.stop();
+        self.take_back(job.handle);
+    }
+
+    /// Takes the tools back from a worker that has already finished.
+    fn reap_finished(&mut self) {
+        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+            let job = self.job.take().expect("checked above");
+            self.take_back(job.handle);
+        }
+    }
+
+    fn take_back(&mut self, handle: JoinHandle<Tools>) {
+        match handle.join() {
+            Ok(tools) => {
+                if tools.searcher.is_some() {
+                    self.searcher = tools.searcher;
+                }
+                if tools.mate.is_some() {
+                    self.mate = tools.mate;
+                }
+            }
+            // A panicking worker lost its tables; they are rebuilt on demand.
+            Err(_) => self
+                .output
+                .info_string("error: the search thread failed; tables will be rebuilt"),
+        }
+    }
+}
+
+/// Runs the tsume solver on the root for `budget`; on a forced mate,
+/// reports it as a principal variation and returns the first move.
+fn root_mate(
+    solver: &mut MateSolver,
+    position: &Position,
+    budget: Duration,
+    control: &SearchControl,
+    reporter: &dyn Reporter,
+) -> Option<BestMove> {
+    if position.in_check() {
+        return None;
+    }
+    let start = Instant::now();
+    let MateResult::Mate(moves) = solver.solve(position, Some(start + budget), control.stop_flag())
+    else {
+        return None;
+    };
+    let first = *moves.first()?;
+    let ms = control.elapsed().as_millis() as u64;
+    let nodes = solver.nodes();
+    reporter.info(&SearchInfo {
+        depth: moves.len() as u32,
+        seldepth: moves.len() as u32,
+        time_ms: ms,
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        hashfull: 0,
+        score: Score::Mate(moves.len() as i32),
+        bound: Bound::Exact,
+        multipv: 1,
+        pv: moves.clone(),
+    });
+    Some(BestMove::Move {
+        best: first,
+        ponder: moves.get(1).copied(),
+    })
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.finish_job(true);
+    }
+}

@@ -1,0 +1,237 @@
+//! The engine's USI options: what `usi` declares and how `setoption`
+//! values are checked.
+
+use crate::position::EnteringKingRule;
+use crate::search::TimeOptions;
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Main transposition table size (`USI_Hash`, MB).
+    pub hash_mb: usize,
+    /// Search threads (`Threads`).
+    pub threads: usize,
+    /// Whether the GUI may ask us to ponder (`USI_Ponder`); informative only.
+    pub ponder: bool,
+    /// Principal variations reported (`MultiPV`).
+    pub multi_pv: usize,
+    /// `NetworkDelay`, `MinimumThinkingTime`, `SlowMover`.
+    pub time: TimeOptions,
+    /// `EnteringKingRule`.
+    pub entering_king_rule: EnteringKingRule,
+    /// Tsume solver table size (`MateHash`, MB).
+    pub mate_hash_mb: usize,
+    /// Longest the tsume solver looks for a mate at the root before a
+    /// timed search (`RootMateMs`; 0 turns it off).
+    pub root_mate_ms: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 256,
+            threads: 1,
+            ponder: false,
+            multi_pv: 1,
+            time: TimeOptions::default(),
+            entering_king_rule: EnteringKingRule::Csa27,
+            mate_hash_mb: 64,
+            root_mate_ms: 100,
+        }
+    }
+}
+
+/// What changing an option asks the engine to do.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    /// Nothing beyond storing the value.
+    None,
+    /// Reallocate the main hash table before the next search.
+    ResizeHash,
+    /// Reallocate the tsume table before the next `go mate`.
+    ResizeMateHash,
+    /// Clear the hash tables now (`ClearHash` button).
+    ClearHash,
+}
+
+const ENTERING_KING_RULES: [(&str, EnteringKingRule); 3] = [
+    ("NoEnteringKing", EnteringKingRule::None),
+    ("CSARule24", EnteringKingRule::Csa24),
+    ("CSARule27", EnteringKingRule::Csa27),
+];
+
+/// Largest hash we offer: half of a 24 GiB machine is plenty for anyone.
+const MAX_HASH_MB: i64 = 1 << 16;
+
+impl EngineOptions {
+    /// The `option ...` lines for `usi`, defaults taken from `Default`.
+    pub fn declarations() -> Vec<String> {
+        let d = EngineOptions::default();
+        let rule = ENTERING_KING_RULES
+            .iter()
+            .find(|(_, r)| *r == d.entering_king_rule)
+            .map_or("CSARule27", |(n, _)| n);
+        vec![
+            format!("option name USI_Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
+            format!("option name Threads type spin default {} min 1 max 512", d.threads),
+            format!("option name USI_Ponder type check default {}", d.ponder),
+            format!("option name MultiPV type spin default {} min 1 max 500", d.multi_pv),
+            format!("option name NetworkDelay type spin default {} min 0 max 60000", d.time.network_delay_ms),
+            format!("option name MinimumThinkingTime type spin default {} min 0 max 60000", d.time.minimum_thinking_ms),
+            format!("option name SlowMover type spin default {} min 10 max 1000", d.time.slow_mover),
+            format!("option name EnteringKingRule type combo default {rule} var NoEnteringKing var CSARule24 var CSARule27"),
+            format!("option name MateHash type spin default {} min 1 max {MAX_HASH_MB}", d.mate_hash_mb),
+            format!(
+                "option name RootMateMs type spin default {} min 0 max 60000",
+                d.root_mate_ms
+            ),
+            "option name ClearHash type button".to_string(),
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`; names are matched
+    /// without regard to case. On error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
+        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
+            let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
+            let v: i64 = text.trim().parse().map_err(|_| {
+                format!(
+                    "option {name}: '{}' is not a number",
+                    super::parse::shorten(text)
+                )
+            })?;
+            if (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                Err(format!("option {name}: {v} is outside {lo}..={hi}"))
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" | "hash" => {
+                let mb = spin(1, MAX_HASH_MB)? as usize;
+                let changed = mb != self.hash_mb;
+                self.hash_mb = mb;
+                Ok(if changed {
+                    OptionEffect::ResizeHash
+                } else {
+                    OptionEffect::None
+                })
+            }
+            "threads" => {
+                self.threads = spin(1, 512)? as usize;
+                Ok(OptionEffect::None)
+            }
+            "usi_ponder" => {
+                self.ponder = parse_check(name, value)?;
+                Ok(OptionEffect::None)
+            }
+            "multipv" => {
+                self.multi_pv = spin(1, 500)? as usize;
+                Ok(OptionEffect::None)
+            }
+            "networkdelay" => {
+                self.time.network_delay_ms = spin(0, 60_000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "minimumthinkingtime" => {
+                self.time.minimum_thinking_ms = spin(0, 60_000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "slowmover" => {
+                self.time.slow_mover = spin(10, 1000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "enteringkingrule" => {
+                let text = value.unwrap_or("").trim();
+                let rule = ENTERING_KING_RULES
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(text))
+                    .map(|&(_, r)| r)
+                    .ok_or_else(|| format!("option {name}: '{}' is not one of NoEnteringKing, CSARule24, CSARule27", super::parse::shorten(text)))?;
+                self.entering_king_rule = rule;
+                Ok(OptionEffect::None)
+            }
+            "matehash" => {
+                let mb = spin(1, MAX_HASH_MB)? as usize;
+                let changed = mb != self.mate_hash_mb;
+                self.mate_hash_mb = mb;
+                Ok(if changed {
+                    OptionEffect::ResizeMateHash
+                } else {
+                    OptionEffect::None
+                })
+            }
+            "rootmatems" => {
+                self.root_mate_ms = spin(0, 60_000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "clearhash" => Ok(OptionEffect::ClearHash),
+            _ => Err(format!("no such option '{}'", super::parse::shorten(name))),
+        }
+    }
+}
+
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} must be true or false")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_declared_option_accepts_its_default() {
+        for line in EngineOptions::declarations() {
+            let tokens: Vec<&str> = line.split(' ').collect();
+            assert_eq!(tokens[1], "name");
+            assert_eq!(tokens[3], "type", "{line}");
+            let name = tokens[2];
+            let default = tokens
+                .iter()
+                .position(|&t| t == "default")
+                .map(|i| tokens[i + 1]);
+            let mut o = EngineOptions::default();
+            o.set(name, default)
+                .unwrap_or_else(|e| panic!("{line}: {e}"));
+            let mut fresh = EngineOptions::default();
+            fresh.set(name, default).unwrap();
+            assert_eq!(o, EngineOptions::default(), "{line}");
+        }
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut o = EngineOptions::default();
+        for (name, value) in [
+            ("USI_Hash", Some("abc")),
+            ("USI_Hash", Some("-5")),
+            ("USI_Hash", None),
+            ("Threads", Some("0")),
+            ("USI_Ponder", Some("yes")),
+            ("EnteringKingRule", Some("TryRule")),
+            ("NoSuchOption", Some("1")),
+        ] {
+            assert!(o.set(name, value).is_err(), "{name} {value:?}");
+        }
+        assert_eq!(o, EngineOptions::default());
+    }
+
+    #[test]
+    fn names_are_case_insensitive_and_values_apply() {
+        let mut o = EngineOptions::default();
+        assert_eq!(
+            o.set("usi_hash", Some("16")).unwrap(),
+            OptionEffect::ResizeHash
+        );
+        o.set("MULTIPV", Some("3")).unwrap();
+        o.set("EnteringKingRule", Some("NoEnteringKing")).unwrap();
+        assert_eq!(
+            (o.hash_mb, o.multi_pv, o.entering_king_rule),
+            (16, 3, EnteringKingRule::None)
+        );
+    }
+}

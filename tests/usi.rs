@@ -1,0 +1,488 @@
+//! Drives the `gyoku` binary over pipes the way GUIs and match runners do.
+
+use gyoku::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gyoku"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start gyoku");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        engine.send("usi");
+        engine.wait_for("usiok", 5);
+        engine.send("setoption name USI_Hash value 16");
+        engine.send("isready");
+        engine.wait_for("readyok", 10);
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines until one starting with `prefix` (inclusive); panics after `secs`.
+    fn wait_for(&mut self, prefix: &str, secs: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no '{prefix}' within {secs} s; got {seen:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited waiting for '{prefix}'; got {seen:?}")
+                }
+            }
+        }
+    }
+
+    /// Everything that arrives within `ms`.
+    fn drain(&mut self, ms: u64) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_millis(ms);
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
+    fn bestmove(&mut self, secs: u64) -> (String, Vec<String>) {
+        let lines = self.wait_for("bestmove", secs);
+        let last = lines.last().unwrap().clone();
+        (last.split_whitespace().nth(1).unwrap().to_string(), lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn position_after(sfen: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    for m in moves {
+        let m = pos.parse_usi_move(m).unwrap();
+        pos.do_move(m);
+    }
+    pos
+}
+
+fn assert_legal(pos: &Position, text: &str) {
+    assert!(
+        pos.parse_usi_move(text).is_ok(),
+        "{text} is not legal in {}",
+        pos.to_sfen()
+    );
+}
+
+#[test]
+fn handshake_declares_options_without_spaces() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.wait_for("usiok", 5);
+    assert!(lines.iter().any(|l| l.starts_with("id name gyoku")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for l in lines.iter().filter(|l| l.starts_with("option")) {
+        let t: Vec<&str> = l.split(' ').collect();
+        assert_eq!((t[1], t[3]), ("name", "type"), "{l}");
+    }
+    for name in [
+        "USI_Hash",
+        "Threads",
+        "USI_Ponder",
+        "MultiPV",
+        "NetworkDelay",
+        "MinimumThinkingTime",
+        "EnteringKingRule",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} "))),
+            "{name} missing"
+        );
+    }
+}
+
+#[test]
+fn byoyomi_move_is_legal_and_in_time() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go btime 0 wtime 0 byoyomi 1000");
+    let (m, lines) = e.bestmove(5);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_legal(&Position::startpos(), &m);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "no info line: {lines:?}"
+    );
+}
+
+#[test]
+fn white_reads_its_own_clock() {
+    let mut e = Engine::start();
+    let moves = ["7g7f", "3c3d", "2g2f"];
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let t = Instant::now();
+    e.send("go btime 60000 wtime 0 byoyomi 1000");
+    let (m, _) = e.bestmove(5);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_legal(&position_after(STARTPOS, &moves), &m);
+}
+
+#[test]
+fn sudden_death_with_little_time_moves_fast() {
+    let mut e = Engine::start();
+    e.send("position sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    let t = Instant::now();
+    e.send("go btime 60000 wtime 300 byoyomi 0");
+    let (m, _) = e.bestmove(5);
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_legal(
+        &Position::from_sfen("lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+            .unwrap(),
+        &m,
+    );
+}
+
+#[test]
+fn depth_and_nodes_limits_end_by_themselves() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go depth 2");
+    let (m, _) = e.bestmove(10);
+    assert_legal(&position_after(STARTPOS, &["7g7f", "3c3d"]), &m);
+    e.send("go nodes 5000");
+    let (m, _) = e.bestmove(10);
+    assert_legal(&position_after(STARTPOS, &["7g7f", "3c3d"]), &m);
+}
+
+#[test]
+fn infinite_waits_for_stop_and_answers_isready_meanwhile() {
+    let mut e = Engine::start();
+    // Mate in one: a search could end at once, but must not answer yet.
+    e.send("position sfen lns+R4l/1p1pS4/p1p1ppB1p/4k1p2/1R7/6P1P/P1PPnPS2/2+b1G1g2/L3K1sNL b 2G3Pnp 3");
+    e.send("go infinite");
+    let early = e.drain(700);
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("isready");
+    let lines = e.wait_for("readyok", 2);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    e.bestmove(2);
+    assert!(t.elapsed() < Duration::from_millis(500));
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Ponder value true");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 0 wtime 0 byoyomi 1000");
+    let early = e.drain(1500);
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (m, _) = e.bestmove(5);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_legal(&position_after(STARTPOS, &["7g7f", "3c3d"]), &m);
+}
+
+#[test]
+fn ponder_stop_answers_then_a_new_go_works() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go ponder btime 0 wtime 0 byoyomi 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.wait_for("bestmove", 2);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+    e.send("position startpos moves 7g7f 8c8d");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    let (m, _) = e.bestmove(5);
+    assert_legal(&position_after(STARTPOS, &["7g7f", "8c8d"]), &m);
+}
+
+#[test]
+fn stray_stop_and_gameover_while_idle_print_no_bestmove() {
+    let mut e = Engine::start();
+    e.send("stop");
+    e.send("ponderhit");
+    e.send("gameover win");
+    e.send("isready");
+    let lines = e.wait_for("readyok", 2);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn mated_side_resigns_and_valid_declaration_wins() {
+    let mut e = Engine::start();
+    e.send("position sfen 4k4/9/9/9/9/9/4s4/4g4/4K4 b - 1");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_eq!(e.bestmove(5).0, "resign");
+    e.send("position sfen ln6l/4KG3/PPPPPPPPP/9/9/9/9/2gsgs3/3sk4 b 2R2B 1");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_eq!(e.bestmove(5).0, "win");
+    // One piece short in the camp: declaring would lose.
+    e.send("position sfen ln6l/4K4/PPPPPPPPP/9/9/9/9/2gsgs3/3sk4 b 2R2BG 1");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_ne!(e.bestmove(5).0, "win");
+    e.send("setoption name EnteringKingRule value NoEnteringKing");
+    e.send("position sfen ln6l/4KG3/PPPPPPPPP/9/9/9/9/2gsgs3/3sk4 b 2R2B 1");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_ne!(e.bestmove(5).0, "win");
+}
+
+#[test]
+fn go_mate_answers_checkmate_lines_only() {
+    let mut e = Engine::start();
+    // 9-ply tsume without the attacker's king.
+    let sfen = "4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1";
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 5000");
+    let lines = e.wait_for("checkmate", 10);
+    let last = lines.last().unwrap();
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    let moves: Vec<&str> = last.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 9, "{last}");
+    let mut pos = gyoku::mate::tsume_position(sfen).unwrap();
+    for m in &moves {
+        let m = pos.parse_usi_move(m).unwrap();
+        pos.do_move(m);
+    }
+    assert!(pos.is_checkmate());
+
+    // Checks exist but no mate.
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b R 1");
+    e.send("go mate 2000");
+    let last = e.wait_for("checkmate", 5).pop().unwrap();
+    assert!(
+        last == "checkmate nomate" || last == "checkmate timeout",
+        "{last}"
+    );
+
+    // Only a pawn-drop mate: not a mate.
+    e.send("position sfen 7nk/7p1/8L/9/9/9/9/9/4K4 b P 1");
+    e.send("go mate 2000");
+    let last = e.wait_for("checkmate", 5).pop().unwrap();
+    assert!(!last.contains("P*1b"), "{last}");
+}
+
+#[test]
+fn stop_during_go_mate_infinite_answers_at_once() {
+    let mut e = Engine::start();
+    // A hard problem that does not finish in the time we wait.
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go mate infinite");
+    let early = e.drain(300);
+    if let Some(l) = early.iter().find(|l| l.starts_with("checkmate")) {
+        assert!(l == "checkmate nomate", "{l}");
+        return;
+    }
+    let t = Instant::now();
+    e.send("stop");
+    let last = e.wait_for("checkmate", 2).pop().unwrap();
+    assert!(t.elapsed() < Duration::from_millis(500));
+    assert!(
+        last == "checkmate timeout" || last == "checkmate nomate",
+        "{last}"
+    );
+}
+
+#[test]
+fn bad_input_gets_info_strings_and_keeps_state() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f");
+    let garbage: Vec<String> = vec![
+        "hello world".into(),
+        "position".into(),
+        "position sfen xyz b - 1".into(),
+        "setoption name USI_Hash value notanumber".into(),
+        "setoption name NoSuchOption value 1".into(),
+        "gameover maybe".into(),
+        "x".repeat(200_000),
+    ];
+    for g in &garbage {
+        e.send(g);
+        e.send("isready");
+        let lines = e.wait_for("readyok", 3);
+        for l in &lines[..lines.len() - 1] {
+            assert!(
+                l.starts_with("info string error"),
+                "after {:?}: {l}",
+                &g[..g.len().min(30)]
+            );
+        }
+        assert_eq!(
+            lines.len(),
+            2,
+            "one diagnostic for {:?}: {lines:?}",
+            &g[..g.len().min(30)]
+        );
+    }
+    e.send_raw(b"\xff\xfe garbage\r\n");
+    e.send_raw(b"isready\r\n");
+    e.wait_for("readyok", 3);
+    // The position is still the one after 7g7f: White to move.
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    let (m, _) = e.bestmove(5);
+    assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+}
+
+#[test]
+fn illegal_move_keeps_the_legal_prefix() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 7g7f 7g7f 3c3d");
+    let lines = e.wait_for("info string error", 2);
+    assert!(lines.last().unwrap().contains("move 2"), "{lines:?}");
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    let (m, _) = e.bestmove(5);
+    assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+}
+
+#[test]
+fn crlf_and_extra_spaces_are_accepted() {
+    let mut e = Engine::start();
+    e.send_raw(b"position  startpos   moves   7g7f  \r\n");
+    e.send_raw(b"go  btime 0  wtime 0   byoyomi 300\r\n");
+    let (m, _) = e.bestmove(5);
+    assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+}
+
+#[test]
+fn quit_during_search_exits_quickly() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn several_games_in_one_process() {
+    let mut e = Engine::start();
+    for sfen in [
+        STARTPOS,
+        "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ] {
+        e.send("usinewgame");
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go btime 0 wtime 0 byoyomi 300");
+        let (m, _) = e.bestmove(5);
+        assert_legal(&Position::from_sfen(sfen).unwrap(), &m);
+        e.send("gameover draw");
+        e.send("isready");
+        let lines = e.wait_for("readyok", 5);
+        assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    }
+}
+
+#[test]
+fn timed_search_plays_a_long_mate_found_by_the_tsume_solver() {
+    let mut e = Engine::start();
+    // A 9-ply mate: far beyond what alpha-beta sees in a second.
+    e.send("position sfen 4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1");
+    e.send("go btime 0 wtime 0 byoyomi 1000");
+    let (m, lines) = e.bestmove(5);
+    let mate_line = lines
+        .iter()
+        .find(|l| l.contains("score mate 9 "))
+        .unwrap_or_else(|| panic!("no mate-in-9 info: {lines:?}"));
+    let first_pv_move = mate_line
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    assert_eq!(m, first_pv_move);
+}
