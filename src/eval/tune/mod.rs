@@ -21,7 +21,8 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: gyoku tune gen --out FILE [--games N] [--first-game N] [--seed S] [--depth D] [--nodes N] [--max-plies N] [--threads T]
        gyoku tune fit --data FILE --out FILE [--seed S] [--epochs E] [--lr X] [--l2 X] [--batch N] [--holdout-every N] [--init initial|production] [--threads T]
-       gyoku tune init --out FILE";
+       gyoku tune init --out FILE
+       gyoku tune ablate --keep BLOCK,BLOCK... --out FILE   (production weights, other blocks zeroed; e.g. --keep material,hand)";
 
 /// Runs `gyoku tune ...` (arguments after `tune`); returns the exit code.
 pub fn run(args: &[String], threads: usize) -> i32 {
@@ -38,6 +39,7 @@ pub fn run(args: &[String], threads: usize) -> i32 {
             Some("gen") => pool.install(|| generate(&flags)),
             Some("fit") => pool.install(|| fit(&flags)),
             Some("init") => write_weights(&flags, &initial_weights(), "untuned starting weights"),
+            Some("ablate") => ablate(&flags),
             _ => Err("unknown tune command".to_string()),
         },
     };
@@ -178,6 +180,30 @@ fn fit(flags: &Flags) -> Result<(), String> {
         config.batch
     );
     write_weights(flags, &rounded, &provenance)
+}
+
+/// Production weights with every feature block not in `--keep` zeroed:
+/// builds the baselines for measuring what each term is worth in games.
+fn ablate(flags: &Flags) -> Result<(), String> {
+    let keep: Vec<&str> = required(flags, "keep")?.split(',').collect();
+    let weights: Vec<i32> = WEIGHTS
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| {
+            let name = crate::eval::features::feature_name(i);
+            let block = name.split(' ').next().unwrap_or_default();
+            if keep.contains(&block) {
+                i32::from(w)
+            } else {
+                0
+            }
+        })
+        .collect();
+    write_weights(
+        flags,
+        &weights,
+        &format!("production weights, only {}", keep.join(",")),
+    )
 }
 
 fn write_weights(flags: &Flags, weights: &[i32], provenance: &str) -> Result<(), String> {
