@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 const USAGE: &str = "usage: gyoku tune gen --out FILE [--games N] [--first-game N] [--seed S] [--depth D] [--nodes N] [--max-plies N] [--threads T]
-       gyoku tune fit --data FILE --out FILE [--seed S] [--epochs E] [--lr X] [--l2 X] [--batch N] [--holdout-every N] [--init initial|production] [--threads T]
+       gyoku tune fit --data FILE --out FILE [--seed S] [--epochs E] [--lr X] [--l2 X] [--batch N] [--holdout-every N] [--init initial|production] [--freeze BLOCK,...] [--threads T]
        gyoku tune init --out FILE
        gyoku tune ablate --keep BLOCK,BLOCK... --out FILE   (production weights, other blocks zeroed; e.g. --keep material,hand)";
 
@@ -126,6 +126,7 @@ fn fit(flags: &Flags) -> Result<(), String> {
         learning_rate: flag(flags, "lr", defaults.learning_rate)?,
         l2: flag(flags, "l2", defaults.l2)?,
         seed: flag(flags, "seed", defaults.seed)?,
+        frozen: frozen_features(flags.get("freeze").map_or("", String::as_str)),
     };
     let initial: Vec<i32> = match flags.get("init").map_or("initial", String::as_str) {
         "initial" => initial_weights(),
@@ -170,14 +171,15 @@ fn fit(flags: &Flags) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     let provenance = format!(
-        "tuned on {data} ({} train / {} held-out positions), seed {}, {} epochs, lr {}, l2 {}, batch {}; held-out MSE {before:.6} -> {after:.6}",
+        "tuned on {data} ({} train / {} held-out positions), seed {}, {} epochs, lr {}, l2 {}, batch {}, frozen [{}]; held-out MSE {before:.6} -> {after:.6}",
         train.len(),
         test.len(),
         config.seed,
         config.epochs,
         config.learning_rate,
         config.l2,
-        config.batch
+        config.batch,
+        flags.get("freeze").map_or("", String::as_str)
     );
     write_weights(flags, &rounded, &provenance)
 }
@@ -190,9 +192,7 @@ fn ablate(flags: &Flags) -> Result<(), String> {
         .iter()
         .enumerate()
         .map(|(i, &w)| {
-            let name = crate::eval::features::feature_name(i);
-            let block = name.split(' ').next().unwrap_or_default();
-            if keep.contains(&block) {
+            if keep.contains(&block_of(i).as_str()) {
                 i32::from(w)
             } else {
                 0
@@ -204,6 +204,20 @@ fn ablate(flags: &Flags) -> Result<(), String> {
         &weights,
         &format!("production weights, only {}", keep.join(",")),
     )
+}
+
+/// Block names of the features (the first word of [`feature_name`]).
+fn block_of(index: usize) -> String {
+    let name = crate::eval::features::feature_name(index);
+    name.split(' ').next().unwrap_or_default().to_string()
+}
+
+/// Which features `--freeze BLOCK,BLOCK...` keeps at their starting weight.
+fn frozen_features(blocks: &str) -> Vec<bool> {
+    let blocks: Vec<&str> = blocks.split(',').filter(|b| !b.is_empty()).collect();
+    (0..NUM_FEATURES)
+        .map(|i| blocks.contains(&block_of(i).as_str()))
+        .collect()
 }
 
 fn write_weights(flags: &Flags, weights: &[i32], provenance: &str) -> Result<(), String> {

@@ -159,6 +159,9 @@ pub struct TuneConfig {
     pub l2: f64,
     /// Seed of the batch shuffling.
     pub seed: u64,
+    /// Features that keep their starting weight (`true` = frozen): large
+    /// tables need far more data than small blocks.
+    pub frozen: Vec<bool>,
 }
 
 impl Default for TuneConfig {
@@ -169,6 +172,7 @@ impl Default for TuneConfig {
             learning_rate: 2.0,
             l2: 1e-8,
             seed: 1,
+            frozen: vec![false; NUM_FEATURES],
         }
     }
 }
@@ -205,7 +209,7 @@ pub fn tune(
             step += 1;
             let correction1 = 1.0 - BETA1.powi(step);
             let correction2 = 1.0 - BETA2.powi(step);
-            for i in 0..NUM_FEATURES {
+            for i in (0..NUM_FEATURES).filter(|&i| !config.frozen[i]) {
                 m[i] = BETA1 * m[i] + (1.0 - BETA1) * grad[i];
                 v[i] = BETA2 * v[i] + (1.0 - BETA2) * grad[i] * grad[i];
                 let m_hat = m[i] / correction1;
