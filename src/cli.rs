@@ -10,7 +10,9 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku perft <depth> [<sfen>] [--threads N]
        gyoku perft-suite <file> [--threads N]
        gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]
-       gyoku bench [depth] [--threads N] [--hash MB]   (1 thread, 16 MB by default)";
+       gyoku bench [depth] [--threads N] [--hash MB]   (1 thread, 16 MB by default)
+       gyoku evalbench [<positions>] [<passes>]
+       gyoku tune gen|fit|init ... (see `gyoku tune help`)";
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -30,6 +32,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("perft") => perft_command(&args[1..], threads),
         Some("perft-suite") => perft_suite_command(&args[1..], threads),
         Some("mate-suite") => crate::mate::suite::run(&args[1..]),
+        Some("evalbench") => crate::eval::bench::run(&args[1..]),
+        Some("tune") => crate::eval::tune::run(&args[1..], threads),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0

@@ -1,13 +1,31 @@
 //! Static evaluation: how good a position is for the side to move, in
-//! centipawn-like units (a pawn on the board is about 100).
+//! centipawn-like units (a pawn on the board is about 90).
 //!
-//! Contract for the search: `evaluate` is pure, cheap, and symmetric
+//! Contract for the search: [`evaluate`] is pure, cheap, and symmetric
 //! (`evaluate` of a colour-flipped position is the same number).
+//!
+//! The evaluation is a weighted sum of features (see [`features`]): the
+//! weights live in [`weights`], a file written by the Texel tuner in
+//! [`tune`] (`gyoku tune gen` makes self-play data, `gyoku tune fit` fits
+//! the weights to game results).
+
+pub mod bench;
+pub mod features;
+pub mod tune;
+pub mod weights;
+
+pub use features::{extract, FeatureSink, NUM_FEATURES};
 
 use crate::position::Position;
 use crate::types::PieceType;
 
-/// Material value of a piece of `kind` on the board.
+/// Evaluations are clamped to this magnitude, far below the search's mate
+/// scores, so that no static score can be mistaken for a mate.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// Material value of a piece of `kind` on the board (for move ordering and
+/// exchange evaluation; fixed, not tuned, so search behaviour does not move
+/// when the evaluation is retuned).
 pub const fn piece_value(kind: PieceType) -> i32 {
     use PieceType::*;
     match kind {
@@ -30,18 +48,31 @@ pub const fn hand_value(kind: PieceType) -> i32 {
     piece_value(kind)
 }
 
-/// Evaluates `pos` from the side to move's point of view.
-pub fn evaluate(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let them = us.flip();
-    let mut score = 0;
-    for kind in (1..=14).filter_map(PieceType::from_u8) {
-        let on_board = pos.pieces(us, kind).count() as i32 - pos.pieces(them, kind).count() as i32;
-        score += piece_value(kind) * on_board;
-        if !kind.is_promoted() && kind != PieceType::King {
-            let in_hand = pos.hand(us).count(kind) as i32 - pos.hand(them).count(kind) as i32;
-            score += hand_value(kind) * in_hand;
-        }
-    }
-    score
+/// Sums weights of the features it receives.
+struct WeightedSum<'a> {
+    weights: &'a [i16; NUM_FEATURES],
+    total: i32,
 }
+
+impl FeatureSink for WeightedSum<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        self.total += i32::from(self.weights[index]) * count;
+    }
+}
+
+/// Evaluates `pos` from the side to move's point of view with the
+/// production weights.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &weights::WEIGHTS)
+}
+
+/// Evaluates `pos` with `weights` (the tuner and tests compare weight sets).
+pub fn evaluate_with(pos: &Position, weights: &[i16; NUM_FEATURES]) -> i32 {
+    let mut sum = WeightedSum { weights, total: 0 };
+    extract(pos, &mut sum);
+    sum.total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,532 @@
+//! Evaluation features, shared by the evaluator and the tuner.
+//!
+//! The evaluation is linear: `evaluate(pos) = Σ weight[i] · count_i(pos)`.
+//! [`extract`] walks the position once and reports each feature with its
+//! count to a [`FeatureSink`]; the evaluator's sink multiplies by the
+//! weights, the tuner's sink records the counts. Non-linear ideas (king
+//! danger growing faster than the number of attackers, diminishing returns
+//! of hand pieces) become one-hot buckets, so the model stays linear and the
+//! tuner's gradient is exact.
+//!
+//! Everything is measured from the owner's point of view (ranks counted
+//! from the owner's far rank, files by distance, never by side), so a
+//! colour-flipped or left-right mirrored position has the same features.
+//! Most features count `+1` for the side to move and `-1` for the opponent,
+//! sharing one weight; the threat features and the tempo are different for
+//! the side to move (it can act first) and have their own weights.
+
+use crate::attacks::{
+    bishop_attacks, dragon_attacks, gold_attacks, horse_attacks, king_attacks, knight_attacks,
+    lance_attacks, rook_attacks, silver_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, PieceType, Square};
+
+/// Receives features one at a time.
+pub trait FeatureSink {
+    /// Feature `index` occurs `count` times (negative counts are the opponent's).
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Number of piece groups used by the placement tables.
+pub const GROUPS: usize = 9;
+/// Names of the piece groups, for weight dumps.
+pub const GROUP_NAMES: [&str; GROUPS] = [
+    "pawn", "lance", "knight", "silver", "goldlike", "bishop", "rook", "horse", "dragon",
+];
+/// Group of each piece type (by [`PieceType::index`]). Promoted minor pieces
+/// move like a gold, so they share its tables; the king has none (index 0 unused).
+const GROUP_OF: [usize; PieceType::NUM] = [0, 0, 1, 2, 3, 5, 6, 4, 0, 4, 4, 4, 4, 7, 8];
+
+/// Hand buckets per hand kind (by [`PieceType::index`]): the `i`-th piece of
+/// a kind has its own weight, so the tuner can learn diminishing returns.
+/// Pawns beyond the eighth share the last bucket.
+const HAND_BUCKETS: [usize; 8] = [0, 8, 4, 4, 4, 2, 2, 4];
+
+/// Horizontal distance between piece and king, 0..=8 (sign dropped: shogi is
+/// left-right symmetric, and folding halves the data each cell needs).
+const FILE_SPAN: usize = 9;
+/// Vertical offset between piece and king, -8..=8, stored as 0..17.
+const RANK_SPAN: usize = 17;
+/// Cells of one king-relative table of all groups.
+const KING_TABLE: usize = GROUPS * FILE_SPAN * RANK_SPAN;
+
+/// Capped bucket counts of the king-safety features.
+const MAX_ATTACKERS: usize = 7;
+const MAX_HAND_VARIETY: usize = 4;
+const MAX_ROOK_LIKE: usize = 2;
+const MAX_CAMP_PIECES: usize = 10;
+
+/// Start of each feature block in the flat weight vector.
+pub mod layout {
+    use super::*;
+
+    /// Material on the board, by [`PieceType::index`] (king and 0 unused).
+    pub const MATERIAL: usize = 0;
+    /// Hand pieces: the `i`-th piece of each kind.
+    pub const HAND: usize = MATERIAL + PieceType::NUM;
+    const HAND_LEN: usize = 8 + 4 + 4 + 4 + 2 + 2 + 4;
+    /// Piece placement relative to its own king: group × file distance × rank offset.
+    pub const OWN_KING: usize = HAND + HAND_LEN;
+    /// Piece placement relative to the enemy king.
+    pub const ENEMY_KING: usize = OWN_KING + KING_TABLE;
+    /// Piece placement by rank from the owner's side: group × relative rank.
+    pub const RANK: usize = ENEMY_KING + KING_TABLE;
+    /// King placement: distance from the centre file (0..5) × relative rank.
+    pub const KING_PLACE: usize = RANK + GROUPS * 9;
+    /// Squares a piece attacks that are not its own side's, per group.
+    pub const MOBILITY: usize = KING_PLACE + 5 * 9;
+    /// Enemy pieces attacking the 3×3 king zone: one-hot 0..=7.
+    pub const KING_ATTACKERS: usize = MOBILITY + GROUPS;
+    /// King-zone squares attacked by the enemy: one-hot 0..=8.
+    pub const ZONE_ATTACKED: usize = KING_ATTACKERS + MAX_ATTACKERS + 1;
+    /// Zone squares attacked by the enemy and defended only by the king
+    /// (0..=8) × kinds in the enemy's hand (0..=4).
+    pub const WEAK_BY_HAND: usize = ZONE_ATTACKED + 9;
+    /// Empty zone squares no own piece defends (0..=8) × whether the enemy
+    /// holds a non-pawn piece in hand (drop targets).
+    pub const DROP_TARGETS: usize = WEAK_BY_HAND + 9 * (MAX_HAND_VARIETY + 1);
+    /// Files around the king without an own pawn (0..=3) × enemy rooks
+    /// and dragons on board or in hand (0..=2).
+    pub const OPEN_FILES: usize = DROP_TARGETS + 9 * 2;
+    /// King in the enemy camp: own pieces in that camp, one-hot 0..=10.
+    pub const ENTERING: usize = OPEN_FILES + 4 * (MAX_ROOK_LIKE + 1);
+    /// Side to move's pieces attacked and undefended, per group.
+    pub const HANGING_US: usize = ENTERING + MAX_CAMP_PIECES + 1;
+    /// Opponent's pieces attacked and undefended, per group.
+    pub const HANGING_THEM: usize = HANGING_US + GROUPS;
+    /// Bonus for having the move.
+    pub const TEMPO: usize = HANGING_THEM + GROUPS;
+    /// Total number of features (length of the weight vector).
+    pub const NUM: usize = TEMPO + 1;
+
+    /// Hand block offset of kind `index` (1..=7).
+    pub(super) const HAND_START: [usize; 8] = {
+        let mut starts = [0; 8];
+        let mut k = 1;
+        let mut at = HAND;
+        while k < 8 {
+            starts[k] = at;
+            at += HAND_BUCKETS[k];
+            k += 1;
+        }
+        starts
+    };
+}
+
+/// Total number of features.
+pub const NUM_FEATURES: usize = layout::NUM;
+
+/// Index of a king-relative table cell.
+#[inline]
+fn king_cell(group: usize, piece_file: u8, piece_rank: u8, king_file: u8, king_rank: u8) -> usize {
+    let df = piece_file.abs_diff(king_file) as usize;
+    let dr = (piece_rank as i32 - king_rank as i32 + 8) as usize;
+    (group * FILE_SPAN + df) * RANK_SPAN + dr
+}
+
+/// Attack information of one side, gathered in one pass over its pieces.
+#[derive(Default, Clone, Copy)]
+struct SideAttacks {
+    /// Squares attacked by pieces other than the king.
+    by_pieces: Bitboard,
+    /// Pieces attacking the enemy king zone.
+    zone_attackers: usize,
+}
+
+/// Piece groups by name, for the kind-by-kind walk.
+const PAWN: usize = 0;
+const LANCE: usize = 1;
+const KNIGHT: usize = 2;
+const SILVER: usize = 3;
+const GOLD_LIKE: usize = 4;
+const BISHOP: usize = 5;
+const ROOK: usize = 6;
+const HORSE: usize = 7;
+const DRAGON: usize = 8;
+
+/// Kinds with a material weight (all but the king).
+const MATERIAL_KINDS: [PieceType; 13] = [
+    PieceType::Pawn,
+    PieceType::Lance,
+    PieceType::Knight,
+    PieceType::Silver,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Gold,
+    PieceType::ProPawn,
+    PieceType::ProLance,
+    PieceType::ProKnight,
+    PieceType::ProSilver,
+    PieceType::Horse,
+    PieceType::Dragon,
+];
+
+/// Walks one side's pieces, reporting placement and mobility and
+/// gathering that side's attacks.
+struct PieceWalker {
+    color: Color,
+    sign: i32,
+    own: Bitboard,
+    own_king: (u8, u8),
+    enemy_king: (u8, u8),
+    enemy_zone: Bitboard,
+    attacks: SideAttacks,
+}
+
+impl PieceWalker {
+    /// Placement features of every piece in `pieces` (all of `group`).
+    #[inline(always)]
+    fn place_all<S: FeatureSink>(&self, sink: &mut S, pieces: Bitboard, group: usize) {
+        for sq in pieces {
+            self.place(sink, sq, group);
+        }
+    }
+
+    #[inline(always)]
+    fn place<S: FeatureSink>(&self, sink: &mut S, sq: Square, group: usize) {
+        let (file, rank) = (sq.file(), rel_rank(sq, self.color));
+        let (okf, okr) = self.own_king;
+        let (ekf, ekr) = self.enemy_king;
+        sink.add(
+            layout::OWN_KING + king_cell(group, file, rank, okf, okr),
+            self.sign,
+        );
+        sink.add(
+            layout::ENEMY_KING + king_cell(group, file, rank, ekf, ekr),
+            self.sign,
+        );
+        sink.add(layout::RANK + group * 9 + rank as usize, self.sign);
+    }
+
+    /// Mobility and king-zone pressure of `group` pieces attacking `attacks`
+    /// (`zone_attackers` of them reach the enemy king zone).
+    #[inline(always)]
+    fn add_attacks<S: FeatureSink>(
+        &mut self,
+        sink: &mut S,
+        group: usize,
+        attacks: Bitboard,
+        zone_attackers: u32,
+    ) {
+        let mobility = (attacks - self.own).count() as i32;
+        if mobility != 0 {
+            sink.add(layout::MOBILITY + group, self.sign * mobility);
+        }
+        self.attacks.by_pieces |= attacks;
+        self.attacks.zone_attackers += zone_attackers as usize;
+    }
+
+    /// Placement and attacks of each piece in `pieces`, one at a time.
+    #[inline(always)]
+    fn visit<S: FeatureSink>(
+        &mut self,
+        sink: &mut S,
+        pieces: Bitboard,
+        group: usize,
+        attacks_from: impl Fn(Square) -> Bitboard,
+    ) {
+        let mut all = Bitboard::EMPTY;
+        let mut zone_attackers = 0;
+        for sq in pieces {
+            self.place(sink, sq, group);
+            let attacks = attacks_from(sq);
+            // Mobility counts each attacked square once per piece.
+            let mobility = (attacks - self.own).count() as i32;
+            if mobility != 0 {
+                sink.add(layout::MOBILITY + group, self.sign * mobility);
+            }
+            all |= attacks;
+            zone_attackers += u32::from((attacks & self.enemy_zone).is_nonempty());
+        }
+        self.attacks.by_pieces |= all;
+        self.attacks.zone_attackers += zone_attackers as usize;
+    }
+}
+
+/// Relative rank for `color` (0 = far rank).
+#[inline]
+fn rel_rank(sq: Square, color: Color) -> u8 {
+    sq.relative_rank(color)
+}
+
+/// Reports every feature of `pos` (side to move's view) to `sink`.
+pub fn extract<S: FeatureSink>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
+    let occupied = pos.occupied();
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    let zones = [king_attacks(kings[0]), king_attacks(kings[1])];
+    let mut side = [SideAttacks::default(); 2];
+
+    for color in Color::ALL {
+        let sign = if color == us { 1 } else { -1 };
+        let own_king = kings[color.index()];
+        let enemy_king = kings[color.flip().index()];
+        let mut walker = PieceWalker {
+            color,
+            sign,
+            own: pos.pieces_of(color),
+            own_king: (own_king.file(), rel_rank(own_king, color)),
+            enemy_king: (enemy_king.file(), rel_rank(enemy_king, color)),
+            enemy_zone: zones[color.flip().index()],
+            attacks: SideAttacks::default(),
+        };
+        for kind in MATERIAL_KINDS {
+            let n = pos.pieces(color, kind).count() as i32;
+            if n != 0 {
+                sink.add(layout::MATERIAL + kind.index(), sign * n);
+            }
+        }
+        // Kind by kind, so each attack lookup is a direct call; pawns in
+        // bulk, as no two pawns of a side attack the same square.
+        let pawns = pos.pieces(color, PieceType::Pawn);
+        let pawn_attacks = match color {
+            Color::Black => pawns.shift_up(),
+            Color::White => pawns.shift_down(),
+        };
+        walker.place_all(sink, pawns, PAWN);
+        walker.add_attacks(
+            sink,
+            PAWN,
+            pawn_attacks,
+            (pawn_attacks & walker.enemy_zone).count(),
+        );
+        walker.visit(sink, pos.pieces(color, PieceType::Lance), LANCE, |sq| {
+            lance_attacks(color, sq, occupied)
+        });
+        walker.visit(sink, pos.pieces(color, PieceType::Knight), KNIGHT, |sq| {
+            knight_attacks(color, sq)
+        });
+        walker.visit(sink, pos.pieces(color, PieceType::Silver), SILVER, |sq| {
+            silver_attacks(color, sq)
+        });
+        walker.visit(sink, pos.golds(color), GOLD_LIKE, |sq| {
+            gold_attacks(color, sq)
+        });
+        walker.visit(sink, pos.pieces(color, PieceType::Bishop), BISHOP, |sq| {
+            bishop_attacks(sq, occupied)
+        });
+        walker.visit(sink, pos.pieces(color, PieceType::Rook), ROOK, |sq| {
+            rook_attacks(sq, occupied)
+        });
+        walker.visit(sink, pos.pieces(color, PieceType::Horse), HORSE, |sq| {
+            horse_attacks(sq, occupied)
+        });
+        walker.visit(sink, pos.pieces(color, PieceType::Dragon), DRAGON, |sq| {
+            dragon_attacks(sq, occupied)
+        });
+        side[color.index()] = walker.attacks;
+        hand_features(pos, color, sign, sink);
+        let centre_distance = (own_king.file() as i32 - 4).unsigned_abs() as usize;
+        let king_rank = rel_rank(own_king, color) as usize;
+        sink.add(layout::KING_PLACE + centre_distance * 9 + king_rank, sign);
+    }
+
+    for color in Color::ALL {
+        let sign = if color == us { 1 } else { -1 };
+        let them = color.flip();
+        king_safety(pos, color, sign, &side, &zones, sink);
+        entering_king(pos, color, sign, sink);
+        let defended = side[color.index()].by_pieces | zones[color.index()];
+        let attacked = side[them.index()].by_pieces | zones[them.index()];
+        let hanging = (pos.pieces_of(color) & attacked) - defended;
+        let block = if color == us {
+            layout::HANGING_US
+        } else {
+            layout::HANGING_THEM
+        };
+        for sq in hanging.without(kings[color.index()]) {
+            let group = GROUP_OF[pos.piece_on(sq).kind_unchecked().index()];
+            sink.add(block + group, 1);
+        }
+    }
+    sink.add(layout::TEMPO, 1);
+}
+
+/// Hand pieces: the `i`-th piece of each kind is its own feature.
+fn hand_features<S: FeatureSink>(pos: &Position, color: Color, sign: i32, sink: &mut S) {
+    let hand = pos.hand(color);
+    for kind in PieceType::HAND {
+        let n = hand.count(kind) as usize;
+        if n == 0 {
+            continue;
+        }
+        let buckets = HAND_BUCKETS[kind.index()];
+        let start = layout::HAND_START[kind.index()];
+        for i in 0..n.min(buckets - 1) {
+            sink.add(start + i, sign);
+        }
+        if n >= buckets {
+            sink.add(start + buckets - 1, sign * (n - buckets + 1) as i32);
+        }
+    }
+}
+
+/// Danger to `color`'s king: attackers of its 3×3 zone, weak squares,
+/// drop targets for the enemy's hand, and open files for enemy rooks.
+fn king_safety<S: FeatureSink>(
+    pos: &Position,
+    color: Color,
+    sign: i32,
+    side: &[SideAttacks; 2],
+    zones: &[Bitboard; 2],
+    sink: &mut S,
+) {
+    let them = color.flip();
+    let zone = zones[color.index()];
+    let enemy_attacks = side[them.index()].by_pieces | zones[them.index()];
+    let own_defence = side[color.index()].by_pieces;
+    let enemy_hand = pos.hand(them);
+
+    let attackers = side[them.index()].zone_attackers.min(MAX_ATTACKERS);
+    sink.add(layout::KING_ATTACKERS + attackers, sign);
+    let attacked = (zone & enemy_attacks).count() as usize;
+    sink.add(layout::ZONE_ATTACKED + attacked, sign);
+
+    let variety = PieceType::HAND
+        .iter()
+        .filter(|&&k| enemy_hand.count(k) > 0)
+        .count()
+        .min(MAX_HAND_VARIETY);
+    let weak = ((zone & enemy_attacks) - own_defence).count() as usize;
+    sink.add(
+        layout::WEAK_BY_HAND + weak * (MAX_HAND_VARIETY + 1) + variety,
+        sign,
+    );
+
+    let has_droppable = enemy_hand.total() > enemy_hand.count(PieceType::Pawn);
+    let empty_undefended = ((zone - pos.occupied()) - own_defence).count() as usize;
+    sink.add(
+        layout::DROP_TARGETS + empty_undefended * 2 + usize::from(has_droppable),
+        sign,
+    );
+
+    let king_file = pos.king_square(color).file();
+    let own_pawns = pos.pieces(color, PieceType::Pawn);
+    let open = (king_file.saturating_sub(1)..=(king_file + 1).min(8))
+        .filter(|&f| (own_pawns & Bitboard::file(f)).is_empty())
+        .count();
+    let rook_like = (pos.pieces(them, PieceType::Rook) | pos.pieces(them, PieceType::Dragon))
+        .count() as usize
+        + enemy_hand.count(PieceType::Rook) as usize;
+    sink.add(
+        layout::OPEN_FILES + open * (MAX_ROOK_LIKE + 1) + rook_like.min(MAX_ROOK_LIKE),
+        sign,
+    );
+}
+
+/// Entering-king progress: with the king in the enemy camp, each own piece
+/// there brings the declaration (and safety from mate) closer.
+fn entering_king<S: FeatureSink>(pos: &Position, color: Color, sign: i32, sink: &mut S) {
+    let king = pos.king_square(color);
+    if !king.in_promotion_zone(color) {
+        return;
+    }
+    let camp = Bitboard::promotion_zone(color);
+    let pieces = (pos.pieces_of(color) & camp).without(king).count() as usize;
+    sink.add(layout::ENTERING + pieces.min(MAX_CAMP_PIECES), sign);
+}
+
+/// Human-readable name of feature `index`, for weight dumps and reports.
+pub fn feature_name(index: usize) -> String {
+    use layout::*;
+    let kind_name = |i: usize| {
+        PieceType::from_u8(i as u8).map_or_else(|| "-".to_string(), |k| format!("{k:?}"))
+    };
+    let table = |i: usize| {
+        let (group, rest) = (i / (FILE_SPAN * RANK_SPAN), i % (FILE_SPAN * RANK_SPAN));
+        let (df, dr) = (rest / RANK_SPAN, rest % RANK_SPAN);
+        format!("{} df={df} dr={}", GROUP_NAMES[group], dr as i32 - 8)
+    };
+    match index {
+        i if i < HAND => format!("material {}", kind_name(i - MATERIAL)),
+        i if i < OWN_KING => {
+            let k = (1..8).rev().find(|&k| HAND_START[k] <= i).unwrap_or(1);
+            format!("hand {} #{}", kind_name(k), i - HAND_START[k] + 1)
+        }
+        i if i < ENEMY_KING => format!("own-king {}", table(i - OWN_KING)),
+        i if i < RANK => format!("enemy-king {}", table(i - ENEMY_KING)),
+        i if i < KING_PLACE => {
+            let i = i - RANK;
+            format!("rank {} r={}", GROUP_NAMES[i / 9], i % 9)
+        }
+        i if i < MOBILITY => {
+            let i = i - KING_PLACE;
+            format!("king-place centre-dist={} r={}", i / 9, i % 9)
+        }
+        i if i < KING_ATTACKERS => format!("mobility {}", GROUP_NAMES[i - MOBILITY]),
+        i if i < ZONE_ATTACKED => format!("king-attackers {}", i - KING_ATTACKERS),
+        i if i < WEAK_BY_HAND => format!("zone-attacked {}", i - ZONE_ATTACKED),
+        i if i < DROP_TARGETS => {
+            let i = i - WEAK_BY_HAND;
+            let w = MAX_HAND_VARIETY + 1;
+            format!("weak-zone {} hand-kinds {}", i / w, i % w)
+        }
+        i if i < OPEN_FILES => {
+            let i = i - DROP_TARGETS;
+            format!("drop-targets {} droppable {}", i / 2, i % 2)
+        }
+        i if i < ENTERING => {
+            let i = i - OPEN_FILES;
+            let w = MAX_ROOK_LIKE + 1;
+            format!("open-files {} rooks {}", i / w, i % w)
+        }
+        i if i < HANGING_US => format!("entering camp-pieces {}", i - ENTERING),
+        i if i < HANGING_THEM => format!("hanging-us {}", GROUP_NAMES[i - HANGING_US]),
+        i if i < TEMPO => format!("hanging-them {}", GROUP_NAMES[i - HANGING_THEM]),
+        _ => "tempo".to_string(),
+    }
+}
+
+/// Starting weights before any tuning: classic material values, hand
+/// pieces a little above board pieces, and hand-set king safety, so that
+/// the first self-play generation already plays sensible shogi.
+pub fn initial_weights() -> Vec<i32> {
+    use layout::*;
+    let mut w = vec![0i32; NUM];
+    for kind in PieceType::ALL {
+        w[MATERIAL + kind.index()] = super::piece_value(kind);
+    }
+    for kind in PieceType::HAND {
+        let start = HAND_START[kind.index()];
+        for i in 0..HAND_BUCKETS[kind.index()] {
+            w[start + i] = super::hand_value(kind) * 11 / 10 - 5 * i as i32;
+        }
+    }
+    for (n, v) in [0, -10, -30, -60, -100, -150, -200, -250]
+        .iter()
+        .enumerate()
+    {
+        w[KING_ATTACKERS + n] = *v;
+    }
+    for weak in 0..9 {
+        for variety in 0..=MAX_HAND_VARIETY {
+            w[WEAK_BY_HAND + weak * (MAX_HAND_VARIETY + 1) + variety] =
+                -(weak as i32) * (10 + 10 * variety as i32);
+        }
+    }
+    for group in [1, 5, 6, 7, 8] {
+        w[MOBILITY + group] = 3;
+    }
+    for group in 0..GROUPS {
+        let value = super::piece_value(match group {
+            0 => PieceType::Pawn,
+            1 => PieceType::Lance,
+            2 => PieceType::Knight,
+            3 => PieceType::Silver,
+            4 => PieceType::Gold,
+            5 => PieceType::Bishop,
+            6 => PieceType::Rook,
+            7 => PieceType::Horse,
+            _ => PieceType::Dragon,
+        });
+        w[HANGING_US + group] = -value / 10;
+        w[HANGING_THEM + group] = value / 3;
+    }
+    for n in 0..=MAX_CAMP_PIECES {
+        w[ENTERING + n] = 20 * n as i32;
+    }
+    w[TEMPO] = 20;
+    w
+}

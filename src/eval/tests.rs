@@ -1,0 +1,275 @@
+//! Tests of the evaluation: symmetry, material sanity, the linear form,
+//! and the tuner's gradient.
+
+use super::features::{initial_weights, NUM_FEATURES};
+use super::tune::dataset::Sample;
+use super::tune::texel::{features_of, FeatureSet};
+use super::*;
+use crate::eval::bench::sample_positions;
+
+/// Hand-picked positions: opening, castles, attacks on the king, drops in
+/// hand, promoted pieces and an entering king.
+const POSITIONS: [&str; 8] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lns2gsnl/1r2g1kb1/1ppp1ppp1/4p3p/p8/2P1P3P/PP1P1PPP1/1BS1GSKR1/LN1G3NL w - 16",
+    "ln1g1gsnl/1rs2k1b1/1ppp1ppp1/p3p3p/9/2P5P/PP1PPPPP1/1BG2G1R1/LNS1K1SNL w - 12",
+    "ln1g3nl/1r3kg2/p2ppsbpp/2ps1pp2/1p5P1/2PPP1P2/PPSG1P2P/1BK1G2R1/LN5NL b - 41",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 124",
+    "9/9/9/9/9/9/9/9/4K3k b R 1",
+    "1+R2+B2+P1/2+P1K+P3/+P+P+P2+S+P2/9/9/9/5p3/6k2/9 b GSNL2Pgsnl 150",
+];
+
+/// The same position turned 180° with the colours swapped: Black's pieces
+/// become White's on the opposite squares, hands swap, the other side moves.
+fn flip_sfen(sfen: &str) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let rows: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|row| {
+            let cells = expand_row(row);
+            compress_row(cells.into_iter().rev().map(|c| c.map(swap_case)).collect())
+        })
+        .collect();
+    let side = if fields[1] == "b" { "w" } else { "b" };
+    let hands = if fields[2] == "-" {
+        "-".to_string()
+    } else {
+        swap_case(fields[2])
+    };
+    format!("{} {side} {hands} 1", rows.join("/"))
+}
+
+/// The same position mirrored left to right (shogi's moves are symmetric).
+fn mirror_sfen(sfen: &str) -> String {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let rows: Vec<String> = fields[0]
+        .split('/')
+        .map(|row| compress_row(expand_row(row).into_iter().rev().collect()))
+        .collect();
+    format!("{} {} {} 1", rows.join("/"), fields[1], fields[2])
+}
+
+/// A SFEN row as nine cells, each a piece token (`p`, `+P`) or empty.
+fn expand_row(row: &str) -> Vec<Option<String>> {
+    let mut cells = Vec::new();
+    let mut promoted = false;
+    for c in row.chars() {
+        if let Some(n) = c.to_digit(10) {
+            cells.extend((0..n).map(|_| None));
+        } else if c == '+' {
+            promoted = true;
+        } else {
+            cells.push(Some(if promoted {
+                format!("+{c}")
+            } else {
+                c.to_string()
+            }));
+            promoted = false;
+        }
+    }
+    assert_eq!(cells.len(), 9, "row {row}");
+    cells
+}
+
+fn compress_row(cells: Vec<Option<String>>) -> String {
+    let mut text = String::new();
+    let mut empty = 0;
+    for cell in cells {
+        match cell {
+            None => empty += 1,
+            Some(piece) => {
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push_str(&piece);
+            }
+        }
+    }
+    if empty > 0 {
+        text.push_str(&empty.to_string());
+    }
+    text
+}
+
+fn swap_case(text: impl AsRef<str>) -> String {
+    text.as_ref()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
+fn all_test_positions() -> Vec<Position> {
+    let mut positions: Vec<Position> = POSITIONS
+        .iter()
+        .map(|s| Position::from_sfen(s).expect("test sfen"))
+        .collect();
+    positions.extend(sample_positions(300, 7));
+    positions
+}
+
+#[test]
+fn flip_helper_round_trips_and_swaps_sides() {
+    for sfen in POSITIONS {
+        let flipped = flip_sfen(sfen);
+        let pos = Position::from_sfen(sfen).unwrap();
+        let back = Position::from_sfen(&flip_sfen(&flipped)).unwrap();
+        assert_eq!(back.key(), pos.key(), "{sfen}");
+        let f = Position::from_sfen(&flipped).unwrap();
+        assert_ne!(f.side_to_move(), pos.side_to_move());
+    }
+    assert_eq!(
+        flip_sfen(crate::START_SFEN),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+}
+
+#[test]
+fn colour_flipped_positions_score_the_same() {
+    for pos in all_test_positions() {
+        let sfen = pos.to_sfen();
+        let flipped = Position::from_sfen(&flip_sfen(&sfen)).unwrap();
+        assert_eq!(evaluate(&pos), evaluate(&flipped), "{sfen}");
+        let initial = initial_as_i16();
+        assert_eq!(
+            evaluate_with(&pos, &initial),
+            evaluate_with(&flipped, &initial),
+            "{sfen}"
+        );
+    }
+}
+
+#[test]
+fn mirrored_positions_score_the_same() {
+    for pos in all_test_positions() {
+        let sfen = pos.to_sfen();
+        let mirrored = Position::from_sfen(&mirror_sfen(&sfen)).unwrap();
+        assert_eq!(evaluate(&pos), evaluate(&mirrored), "{sfen}");
+    }
+}
+
+#[test]
+fn start_position_is_near_balanced() {
+    let score = evaluate(&Position::startpos());
+    assert!(score.abs() < 100, "startpos scores {score}");
+}
+
+#[test]
+fn being_up_a_rook_is_good_for_that_side() {
+    // Rook-handicap start: Black (the side without the handicap) is up a rook.
+    let sfen = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
+    for (side, sign) in [("b", 1), ("w", -1)] {
+        let pos = Position::from_sfen(&format!("{sfen} {side} - 1")).unwrap();
+        let score = evaluate(&pos) * sign;
+        assert!(score > 500, "side {side}: {score}");
+    }
+    // A rook in hand is also worth a lot.
+    let pos = Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
+        .unwrap();
+    assert!(evaluate(&pos) > 1000);
+}
+
+#[test]
+fn evaluate_is_the_weighted_sum_of_features() {
+    for pos in all_test_positions() {
+        let sum: i32 = features_of(&pos)
+            .iter()
+            .map(|&(i, c)| i32::from(weights::WEIGHTS[i as usize]) * i32::from(c))
+            .sum();
+        assert_eq!(evaluate(&pos), sum.clamp(-EVAL_LIMIT, EVAL_LIMIT));
+        assert!(features_of(&pos)
+            .iter()
+            .all(|&(i, _)| (i as usize) < NUM_FEATURES));
+    }
+}
+
+fn initial_as_i16() -> [i16; NUM_FEATURES] {
+    let mut out = [0i16; NUM_FEATURES];
+    for (o, w) in out.iter_mut().zip(initial_weights()) {
+        *o = w as i16;
+    }
+    out
+}
+
+#[test]
+fn tuner_gradient_matches_numerical_derivative() {
+    let samples: Vec<Sample> = POSITIONS
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Sample {
+            game: i as u32,
+            result: [0.0, 0.5, 1.0][i % 3],
+            sfen: s.to_string(),
+        })
+        .collect();
+    let set = FeatureSet::new(&samples).unwrap();
+    let prior: Vec<f64> = initial_weights().iter().map(|&w| f64::from(w)).collect();
+    // Move away from the prior so the L2 term has a gradient too.
+    let weights: Vec<f64> = prior
+        .iter()
+        .enumerate()
+        .map(|(i, w)| w + ((i * 37) % 11) as f64 - 5.0)
+        .collect();
+    let batch: Vec<usize> = (0..set.len()).collect();
+    let (k, l2) = (0.002, 1e-6);
+    let mut grad = vec![0.0; NUM_FEATURES];
+    set.loss_and_gradient(&batch, &weights, &prior, k, l2, &mut grad);
+    let touched: Vec<usize> = (0..NUM_FEATURES)
+        .filter(|&i| grad[i].abs() > 1e-9)
+        .collect();
+    assert!(touched.len() > 50);
+    for &i in touched.iter().step_by(7) {
+        let h = 1e-3;
+        let loss_at = |delta: f64| {
+            let mut w = weights.clone();
+            w[i] += delta;
+            let mut scratch = vec![0.0; NUM_FEATURES];
+            set.loss_and_gradient(&batch, &w, &prior, k, l2, &mut scratch)
+        };
+        let numerical = (loss_at(h) - loss_at(-h)) / (2.0 * h);
+        let tolerance = 1e-6 * grad[i].abs().max(1e-6) + 1e-9;
+        assert!(
+            (numerical - grad[i]).abs() <= tolerance.max(1e-3 * grad[i].abs()),
+            "feature {i} ({}): analytic {} numerical {numerical}",
+            features::feature_name(i),
+            grad[i]
+        );
+    }
+}
+
+#[test]
+fn hand_pieces_have_diminishing_buckets() {
+    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 10P 1").unwrap();
+    let pawn_buckets: i32 = features_of(&pos)
+        .iter()
+        .filter(|&&(i, _)| {
+            (features::layout::HAND..features::layout::HAND + 8).contains(&(i as usize))
+        })
+        .map(|&(_, c)| i32::from(c))
+        .sum();
+    assert_eq!(pawn_buckets, 10, "each of the ten pawns counts once");
+}
+
+#[test]
+fn weights_source_round_trips_the_layout() {
+    let text = tune::source::weights_source(&initial_weights(), "test");
+    let numbers = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//") && l.trim_end().ends_with(','))
+        .flat_map(|l| {
+            l.split(',')
+                .filter(|t| !t.trim().is_empty())
+                .map(|t| t.trim().to_string())
+        })
+        .filter_map(|t| t.parse::<i32>().ok())
+        .count();
+    assert_eq!(numbers, NUM_FEATURES);
+}
