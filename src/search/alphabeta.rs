@@ -4,7 +4,7 @@
 //! iterative reduction, late-move pruning and reductions, futility and
 //! SEE pruning, and check extensions.
 
-use super::history::{history_bonus, Context};
+use super::history::history_bonus;
 use super::mate1::mate_in_one;
 use super::movepick::MovePicker;
 use super::report::Bound;
@@ -277,16 +277,7 @@ impl Worker<'_> {
         };
         let counter = prev.and_then(|(piece, m)| self.history.counter(piece, m));
         let killers = self.stack[ply].killers;
-        let context: Context = [1, 2].map(|back| {
-            let frame = self.stack.get(ply.checked_sub(back)?)?;
-            frame.mv.map(|m| (frame.moved, m.to()))
-        });
-        let mut picker = MovePicker::new(
-            &self.pos,
-            tt_move,
-            [killers[0], killers[1], counter],
-            context,
-        );
+        let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -400,7 +391,7 @@ impl Worker<'_> {
         if best_score >= beta {
             if let Some(m) = best_move {
                 if !is_capture(&self.pos, m) && !m.is_promotion() {
-                    self.reward_quiet(ply, m, depth, &quiets_tried, prev, &context);
+                    self.reward_quiet(ply, us, m, depth, &quiets_tried, prev);
                 }
             }
         }
@@ -427,16 +418,16 @@ impl Worker<'_> {
     fn reward_quiet(
         &mut self,
         ply: usize,
+        us: crate::types::Color,
         m: Move,
         depth: i32,
         tried: &[Move],
         prev: Option<(crate::types::Piece, Move)>,
-        context: &Context,
     ) {
         let bonus = history_bonus(depth);
-        self.history.update_quiet_in(&self.pos, context, m, bonus);
+        self.history.update_quiet(us, m, bonus);
         for &q in tried {
-            self.history.update_quiet_in(&self.pos, context, q, -bonus);
+            self.history.update_quiet(us, q, -bonus);
         }
         let killers = &mut self.stack[ply].killers;
         if killers[0] != Some(m) {

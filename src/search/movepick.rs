@@ -4,7 +4,7 @@
 //! counter-move, quiet moves and drops by history, and the losing
 //! captures last. In check every evasion is scored in one list.
 
-use super::history::{Context, History};
+use super::history::History;
 use super::see::{captured_value, moved_kind, see_ge};
 use crate::eval::piece_value;
 use crate::moves::{Move, MoveList, MAX_MOVES};
@@ -65,8 +65,6 @@ pub struct MovePicker {
     captures_only: bool,
     /// Set by the search once late quiet moves are not worth trying.
     pub skip_quiets: bool,
-    /// Earlier moves, for the continuation history.
-    context: Context,
 }
 
 impl MovePicker {
@@ -76,7 +74,6 @@ impl MovePicker {
         pos: &Position,
         hash_move: Option<Move>,
         refutations: [Option<Move>; 3],
-        context: Context,
     ) -> MovePicker {
         let in_check = pos.in_check();
         let hash_move = hash_move.filter(|&m| pos.is_legal(m));
@@ -106,7 +103,6 @@ impl MovePicker {
             bad_index: 0,
             captures_only: false,
             skip_quiets: false,
-            context,
         }
     }
 
@@ -116,7 +112,7 @@ impl MovePicker {
         let hash_move = hash_move.filter(|&m| {
             (in_check || (!m.is_drop() && !pos.piece_on(m.to()).is_none())) && pos.is_legal(m)
         });
-        let mut picker = MovePicker::new(pos, hash_move, [None; 3], [None; 2]);
+        let mut picker = MovePicker::new(pos, hash_move, [None; 3]);
         picker.captures_only = true;
         picker
     }
@@ -186,11 +182,11 @@ impl MovePicker {
                     }
                     let mut moves = MoveList::new();
                     pos.generate_quiets(&mut moves);
+                    let us = pos.side_to_move();
                     self.list.clear();
                     for m in moves {
                         if Some(m) != self.hash_move && !self.refutations.contains(&m) {
-                            self.list
-                                .push((m, history.quiet_score(pos, &self.context, m)));
+                            self.list.push((m, history.quiet(us, m)));
                         }
                     }
                     self.next = 0;
@@ -213,6 +209,7 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     let mut moves = MoveList::new();
                     pos.generate_legal(&mut moves);
+                    let us = pos.side_to_move();
                     self.list.clear();
                     for m in moves {
                         if Some(m) == self.hash_move {
@@ -221,7 +218,7 @@ impl MovePicker {
                         let score = if !m.is_drop() && !pos.piece_on(m.to()).is_none() {
                             1_000_000 + mvv_lva(pos, m)
                         } else {
-                            history.quiet_score(pos, &self.context, m)
+                            history.quiet(us, m)
                         };
                         self.list.push((m, score));
                     }
@@ -247,7 +244,7 @@ mod tests {
     fn all_moves(sfen: &str, hash: Option<&str>, refs: [Option<&str>; 3]) -> Vec<Move> {
         let pos = Position::from_sfen(sfen).unwrap();
         let parse = |t: Option<&str>| t.and_then(Move::from_usi);
-        let mut picker = MovePicker::new(&pos, parse(hash), refs.map(parse), [None; 2]);
+        let mut picker = MovePicker::new(&pos, parse(hash), refs.map(parse));
         let history = History::default();
         let mut out = Vec::new();
         while let Some(m) = picker.next(&pos, &history) {
