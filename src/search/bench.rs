@@ -9,7 +9,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Depth used when none is given (a few seconds in release on one core).
-pub const DEFAULT_DEPTH: u32 = 15;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Varied positions: openings for both sides, middlegames with pieces in
 /// hand, attacks with mates in reach, an endgame, and handicap games with
