@@ -66,6 +66,16 @@ fn is_capture(pos: &Position, m: Move) -> bool {
 }
 
 impl Worker<'_> {
+    /// The PV at `ply` becomes `m` followed by the child's PV.
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.stack.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(m);
+        let room = pv.capacity() - 1;
+        pv.extend(tail[0].pv.iter().copied().take(room));
+    }
+
     /// Searches every root move from `pv_idx` on; records each move's score
     /// (or -INFINITE when it failed low behind a better one) and PV.
     pub(crate) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
@@ -365,12 +375,7 @@ impl Worker<'_> {
                 if score > alpha {
                     best_move = Some(m);
                     if pv_node {
-                        let (head, tail) = self.stack.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        let room = pv.capacity() - 1;
-                        pv.extend(tail[0].pv.iter().copied().take(room));
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         break;

@@ -89,12 +89,7 @@ impl Worker<'_> {
                 if score > alpha {
                     best_move = Some(m);
                     if pv_node {
-                        let (head, tail) = self.stack.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        let room = pv.capacity() - 1;
-                        pv.extend(tail[0].pv.iter().copied().take(room));
+                        self.update_pv(ply, m);
                     }
                     if score >= beta {
                         break;
