@@ -94,7 +94,7 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         match self.options.set(name, value)? {
             OptionEffect::ClearHash => self.new_game(),
-            OptionEffect::None | OptionEffect::ResizeHash | OptionEffect::ResizeMateHash => {}
+            OptionEffect::None => {}
         }
         Ok(())
     }
@@ -120,7 +120,8 @@ impl Engine {
         }
     }
 
-    fn ensure_searcher(&mut self) -> &mut Searcher {
+    /// Creates or resizes the searcher to the configured hash and threads.
+    fn ensure_searcher(&mut self) {
         let hash = self.options.hash_mb;
         if self.searcher.is_none() || self.searcher_hash_mb != hash {
             match self.searcher.as_mut() {
@@ -129,12 +130,13 @@ impl Engine {
             }
             self.searcher_hash_mb = hash;
         }
-        let searcher = self.searcher.as_mut().expect("searcher was just created");
-        searcher.set_threads(self.options.threads);
-        searcher
+        if let Some(searcher) = self.searcher.as_mut() {
+            searcher.set_threads(self.options.threads);
+        }
     }
 
-    fn ensure_mate_solver(&mut self) -> &mut MateSolver {
+    /// Creates or resizes the tsume solver to the configured table size.
+    fn ensure_mate_solver(&mut self) {
         let hash = self.options.mate_hash_mb;
         if self.mate.is_none() || self.mate_hash_mb != hash {
             match self.mate.as_mut() {
@@ -143,7 +145,6 @@ impl Engine {
             }
             self.mate_hash_mb = hash;
         }
-        self.mate.as_mut().expect("solver was just created")
     }
 
     /// `go`: starts a search on a worker thread; its `bestmove` comes
@@ -271,9 +272,6 @@ impl Engine {
 
     /// `stop`: ends the running search; its answer follows at once.
     pub fn stop(&mut self) {
-        if let Some(job) = &self.job {
-            job.control.stop();
-        }
         self.finish_job(false);
     }
 
@@ -289,10 +287,7 @@ impl Engine {
         }
         let mut limits = times.unwrap_or_else(|| job.limits.clone());
         limits.ponder = false;
-        let plan = self.plan(&limits, now);
-        if let Some(job) = &self.job {
-            job.control.ponderhit(plan);
-        }
+        job.control.ponderhit(self.plan(&limits, now));
     }
 
     /// `gameover` (and `usinewgame`): stops any search without answering it.

@@ -188,10 +188,8 @@ impl<W: Write + Send + 'static> Session<W> {
             },
             "usinewgame" => self.engine.new_game(),
             "position" => {
-                if self.engine.is_busy() {
-                    // GUIs never do this; a search must not see its root change.
-                    self.engine.stop();
-                }
+                // GUIs never send this mid-search; a search must not see its root change.
+                self.engine.stop();
                 match parse_position(&tokens) {
                     Ok(parsed) => {
                         for w in &parsed.warnings {

@@ -44,12 +44,9 @@ impl Default for EngineOptions {
 /// What changing an option asks the engine to do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum OptionEffect {
-    /// Nothing beyond storing the value.
+    /// Nothing beyond storing the value (new table sizes take effect at
+    /// the next `isready` or search).
     None,
-    /// Reallocate the main hash table before the next search.
-    ResizeHash,
-    /// Reallocate the tsume table before the next `go mate`.
-    ResizeMateHash,
     /// Clear the hash tables now (`ClearHash` button).
     ClearHash,
 }
@@ -108,14 +105,8 @@ impl EngineOptions {
         };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => {
-                let mb = spin(1, MAX_HASH_MB)? as usize;
-                let changed = mb != self.hash_mb;
-                self.hash_mb = mb;
-                Ok(if changed {
-                    OptionEffect::ResizeHash
-                } else {
-                    OptionEffect::None
-                })
+                self.hash_mb = spin(1, MAX_HASH_MB)? as usize;
+                Ok(OptionEffect::None)
             }
             "threads" => {
                 self.threads = spin(1, 512)? as usize;
@@ -152,14 +143,8 @@ impl EngineOptions {
                 Ok(OptionEffect::None)
             }
             "matehash" => {
-                let mb = spin(1, MAX_HASH_MB)? as usize;
-                let changed = mb != self.mate_hash_mb;
-                self.mate_hash_mb = mb;
-                Ok(if changed {
-                    OptionEffect::ResizeMateHash
-                } else {
-                    OptionEffect::None
-                })
+                self.mate_hash_mb = spin(1, MAX_HASH_MB)? as usize;
+                Ok(OptionEffect::None)
             }
             "rootmatems" => {
                 self.root_mate_ms = spin(0, 60_000)? as u64;
@@ -223,10 +208,7 @@ mod tests {
     #[test]
     fn names_are_case_insensitive_and_values_apply() {
         let mut o = EngineOptions::default();
-        assert_eq!(
-            o.set("usi_hash", Some("16")).unwrap(),
-            OptionEffect::ResizeHash
-        );
+        o.set("usi_hash", Some("16")).unwrap();
         o.set("MULTIPV", Some("3")).unwrap();
         o.set("EnteringKingRule", Some("NoEnteringKing")).unwrap();
         assert_eq!(
