@@ -9,7 +9,7 @@ use crate::search::{
     BestMove, Bound, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
     TimePlan,
 };
-use crate::usi::options::{EngineOptions, OptionEffect};
+use crate::usi::options::{EngineOptions, OptionEffect, NEVER_RESIGN};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -169,6 +169,7 @@ impl Engine {
             self.searcher.take().expect("ensure_searcher made one")
         };
         let mate_budget = self.root_mate_budget(&limits, plan);
+        let resign_value = self.options.resign_value;
         let mut solver = match mate_budget {
             Some(_) => {
                 self.ensure_mate_solver();
@@ -192,15 +193,18 @@ impl Engine {
                 let best = match mate {
                     Some(best) => best,
                     None => {
-                        searcher
-                            .search(
-                                &position,
-                                &worker_limits,
-                                &options,
-                                &worker_control,
-                                &*output,
-                            )
-                            .best
+                        let outcome = searcher.search(
+                            &position,
+                            &worker_limits,
+                            &options,
+                            &worker_control,
+                            &*output,
+                        );
+                        if !worker_limits.infinite && is_hopeless(outcome.score, resign_value) {
+                            BestMove::Resign
+                        } else {
+                            outcome.best
+                        }
                     }
                 };
                 // USI: no bestmove in infinite/ponder mode before stop/ponderhit.
@@ -365,6 +369,19 @@ impl Engine {
                 .output
                 .info_string("error: the search thread failed; tables will be rebuilt"),
         }
+    }
+}
+
+/// Whether a search score is bad enough to resign under `ResignValue`:
+/// mated by force, or at or below `-resign_value` centipawns.
+fn is_hopeless(score: Option<Score>, resign_value: i32) -> bool {
+    if resign_value >= NEVER_RESIGN {
+        return false;
+    }
+    match score {
+        Some(Score::Mate(n)) => n <= 0,
+        Some(Score::Cp(cp)) => cp <= -resign_value,
+        None => false,
     }
 }
 

@@ -315,6 +315,28 @@ fn mated_side_resigns_and_valid_declaration_wins() {
 }
 
 #[test]
+fn resign_value_resigns_only_lost_positions_and_only_when_set() {
+    let mut e = Engine::start();
+    // Black has a lone king against everything: lost, but not yet mated.
+    let lost = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/9/9/4K4 b - 1";
+    e.send(lost);
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    assert_ne!(e.bestmove(5).0, "resign", "ResignValue is off by default");
+    e.send("setoption name ResignValue value 3000");
+    e.send(lost);
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    assert_eq!(e.bestmove(5).0, "resign");
+    // Analysis never resigns.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    assert_ne!(e.bestmove(5).0, "resign");
+    e.send("position startpos");
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    assert_ne!(e.bestmove(5).0, "resign");
+}
+
+#[test]
 fn go_mate_answers_checkmate_lines_only() {
     let mut e = Engine::start();
     // 9-ply tsume without the attacker's king.

@@ -35,7 +35,9 @@ impl Default for TimeOptions {
 pub struct TimePlan {
     /// When the clock started.
     pub start: Instant,
-    /// Stop after an iteration completes past this.
+    /// Stop after an iteration completes past this (scaled by the
+    /// search's confidence, and never later than `hard`; it may be set
+    /// beyond `hard` to mean "use all of it").
     pub soft: Duration,
     /// Never search past this.
     pub hard: Duration,
@@ -84,9 +86,11 @@ impl TimePlan {
         hard = hard.clamp(1, available);
         soft = soft.clamp(1, hard);
         if byoyomi > 0 && left < byoyomi {
-            // Byoyomi only (or nearly): a search that stops early wastes time
-            // that is lost anyway, so aim close to the edge.
-            soft = hard * 9 / 10;
+            // Byoyomi only (or nearly): time not spent is lost anyway, and a
+            // partly searched iteration still improves the move, so even a
+            // stable search (which stops at 85% of the soft target) runs to
+            // the hard deadline. Only a lone legal move stops early.
+            soft = hard * 100 / 85 + 1;
         }
         Some(TimePlan {
             start,

@@ -24,7 +24,14 @@ pub struct EngineOptions {
     /// Longest the tsume solver looks for a mate at the root before a
     /// timed search (`RootMateMs`; 0 turns it off).
     pub root_mate_ms: u64,
+    /// Resign when a timed search scores the position at or below minus
+    /// this many centipawns, or finds itself mated (`ResignValue`);
+    /// [`NEVER_RESIGN`] turns it off.
+    pub resign_value: i32,
 }
+
+/// The `ResignValue` that never resigns a position with a legal move.
+pub const NEVER_RESIGN: i32 = 99_999;
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -37,6 +44,7 @@ impl Default for EngineOptions {
             entering_king_rule: EnteringKingRule::Csa27,
             mate_hash_mb: 64,
             root_mate_ms: 100,
+            resign_value: NEVER_RESIGN,
         }
     }
 }
@@ -81,6 +89,10 @@ impl EngineOptions {
             format!(
                 "option name RootMateMs type spin default {} min 0 max 60000",
                 d.root_mate_ms
+            ),
+            format!(
+                "option name ResignValue type spin default {} min 100 max {NEVER_RESIGN}",
+                d.resign_value
             ),
             "option name ClearHash type button".to_string(),
         ]
@@ -148,6 +160,10 @@ impl EngineOptions {
             }
             "rootmatems" => {
                 self.root_mate_ms = spin(0, 60_000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "resignvalue" => {
+                self.resign_value = spin(100, i64::from(NEVER_RESIGN))? as i32;
                 Ok(OptionEffect::None)
             }
             "clearhash" => Ok(OptionEffect::ClearHash),
