@@ -8,6 +8,6 @@ bin=${1:?gyoku binary}; first=${2:?first chunk}; last=${3:?last chunk}
 per=${4:-250}; threads=${5:-2}
 mkdir -p tools/data
 for chunk in $(seq "$first" "$last"); do
-    "$bin" tune gen --games "$per" --first-game $((chunk * per)) --seed 2 --depth 30 \
+    "$bin" tune gen --games "$per" --first-game $((chunk * per)) --seed 3 --depth 30 \
         --nodes 8000 --threads "$threads" --out "tools/data/selfplay-$chunk.tsv"
 done

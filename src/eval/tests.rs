@@ -207,6 +207,7 @@ fn tuner_gradient_matches_numerical_derivative() {
         .map(|(i, s)| Sample {
             game: i as u32,
             result: [0.0, 0.5, 1.0][i % 3],
+            score: None,
             sfen: s.to_string(),
         })
         .collect();

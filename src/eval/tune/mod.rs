@@ -3,7 +3,8 @@
 //! - `gyoku tune gen --games N --seed S --depth D --out FILE`: self-play
 //!   games ([`selfplay`]), quiet positions labelled with the result ([`dataset`]);
 //! - `gyoku tune fit --data FILE --seed S --out src/eval/weights.rs`: Texel
-//!   tuning ([`texel`]) on all games but a held-out tenth, reporting the
+//!   tuning ([`texel`]) on all games but a held-out tenth (`--lambda X`
+//!   blends the results with the recorded search scores), reporting the
 //!   error before and after on the held-out games, then writing the weights
 //!   as Rust source ([`source`]).
 //! - `gyoku tune init --out FILE`: writes the untuned starting weights.
@@ -20,7 +21,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 const USAGE: &str = "usage: gyoku tune gen --out FILE [--games N] [--first-game N] [--seed S] [--depth D] [--nodes N] [--max-plies N] [--threads T]
-       gyoku tune fit --data FILE --out FILE [--seed S] [--epochs E] [--lr X] [--l2 X] [--batch N] [--holdout-every N] [--init initial|production] [--freeze BLOCK,...] [--threads T]
+       gyoku tune fit --data FILE --out FILE [--seed S] [--epochs E] [--lr X] [--l2 X] [--batch N] [--holdout-every N] [--lambda X] [--init initial|production] [--freeze BLOCK,...] [--threads T]
        gyoku tune init --out FILE
        gyoku tune ablate --keep BLOCK,BLOCK... --out FILE   (production weights, other blocks zeroed; e.g. --keep material,hand)";
 
@@ -119,6 +120,10 @@ fn fit(flags: &Flags) -> Result<(), String> {
     let data = required(flags, "data")?;
     required(flags, "out")?; // fail before the long work, not after
     let holdout_every: u32 = flag(flags, "holdout-every", 10)?;
+    let lambda: f64 = flag(flags, "lambda", 1.0)?;
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err("--lambda must be within 0..=1".to_string());
+    }
     let defaults = texel::TuneConfig::default();
     let config = texel::TuneConfig {
         epochs: flag(flags, "epochs", defaults.epochs)?,
@@ -142,8 +147,8 @@ fn fit(flags: &Flags) -> Result<(), String> {
     let (test, train): (Vec<_>, Vec<_>) = samples
         .into_iter()
         .partition(|s| holdout_every > 0 && s.game % holdout_every == 0);
-    let train = texel::FeatureSet::new(&train)?;
-    let test = texel::FeatureSet::new(&test)?;
+    let mut train = texel::FeatureSet::new(&train)?;
+    let mut test = texel::FeatureSet::new(&test)?;
     println!(
         "{} training, {} held-out positions; features in {:.1} s",
         train.len(),
@@ -151,8 +156,13 @@ fn fit(flags: &Flags) -> Result<(), String> {
         start.elapsed().as_secs_f64()
     );
     let k0 = train.fit_k(&initial);
+    let results_before = test.result_mse(&initial, k0);
+    train.blend_scores(k0, lambda);
+    test.blend_scores(k0, lambda);
     let before = test.mse(&initial, k0);
-    println!("K = {k0:.6}; held-out MSE before {before:.6}");
+    println!(
+        "K = {k0:.6}; held-out MSE before {before:.6} (against results alone {results_before:.6})"
+    );
     let (tuned, k) = texel::tune(&train, &initial, &config, |epoch, loss| {
         if epoch % 10 == 9 || epoch + 1 == config.epochs {
             println!("epoch {:4} train loss {loss:.6}", epoch + 1);
@@ -166,12 +176,13 @@ fn fit(flags: &Flags) -> Result<(), String> {
     let k_after = train.fit_k(&as_f64);
     let after_same_k = test.mse(&as_f64, k);
     let after = test.mse(&as_f64, k_after);
+    let results_after = test.result_mse(&as_f64, k);
     println!(
-        "held-out MSE after {after_same_k:.6} (K = {k:.6}), {after:.6} (refitted K = {k_after:.6}); {:.1} s",
+        "held-out MSE after {after_same_k:.6} (K = {k:.6}), {after:.6} (refitted K = {k_after:.6}); against results alone {results_after:.6}; {:.1} s",
         start.elapsed().as_secs_f64()
     );
     let provenance = format!(
-        "tuned on {data} ({} train / {} held-out positions), seed {}, {} epochs, lr {}, l2 {}, batch {}, frozen [{}]; held-out MSE {before:.6} -> {after:.6}",
+        "tuned on {data} ({} train / {} held-out positions), seed {}, {} epochs, lr {}, l2 {}, batch {}, lambda {lambda}, frozen [{}]; held-out MSE {before:.6} -> {after:.6} (results alone {results_before:.6} -> {results_after:.6})",
         train.len(),
         test.len(),
         config.seed,

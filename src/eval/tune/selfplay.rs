@@ -1,9 +1,11 @@
 //! Self-play data generation: games from the start position with a few
 //! random opening moves (for diversity), then the engine's own search at a
-//! low depth; quiet positions are kept and labelled with the game result.
+//! low depth; quiet positions are kept and labelled with the game result
+//! and the search's score.
 
 use super::dataset::Sample;
 use super::rng::SplitMix64;
+use crate::eval::EVAL_LIMIT;
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::search::{
     BestMove, Limits, Score, SearchControl, SearchOptions, Searcher, SilentReporter,
@@ -97,7 +99,7 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
         nodes: config.nodes,
         ..Limits::default()
     };
-    let mut kept: Vec<(Color, String)> = Vec::new();
+    let mut kept: Vec<(Color, Option<i32>, String)> = Vec::new();
     let mut decisive_for: Option<(Color, usize)> = None;
     let winner: Option<Color> = loop {
         let us = pos.side_to_move();
@@ -113,11 +115,16 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
         if pos.moves_played() >= config.max_plies {
             break None;
         }
-        if is_quiet(&pos) {
-            kept.push((us, pos.to_sfen()));
-        }
         let control = SearchControl::new(Instant::now(), None, false);
         let outcome = searcher.search(&pos, &limits, &options, &control, &SilentReporter);
+        if is_quiet(&pos) {
+            let score = match outcome.score {
+                Some(Score::Cp(cp)) => Some(cp.clamp(-EVAL_LIMIT, EVAL_LIMIT)),
+                Some(Score::Mate(n)) => Some(if n > 0 { EVAL_LIMIT } else { -EVAL_LIMIT }),
+                None => None,
+            };
+            kept.push((us, score, pos.to_sfen()));
+        }
         let best = match outcome.best {
             BestMove::Move { best, .. } => best,
             BestMove::Resign => break Some(us.flip()),
@@ -143,13 +150,14 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
         pos.do_move(best);
     };
     kept.into_iter()
-        .map(|(color, sfen)| Sample {
+        .map(|(color, score, sfen)| Sample {
             game,
             result: match winner {
                 None => 0.5,
                 Some(w) if w == color => 1.0,
                 Some(_) => 0.0,
             },
+            score,
             sfen,
         })
         .collect()

@@ -1,5 +1,6 @@
 //! Texel tuning: fit the weights so that `sigmoid(K · eval)` predicts the
-//! game result, by minimising the mean squared error. `K` (the scale from
+//! game result (optionally blended with a deeper search's score), by
+//! minimising the mean squared error. `K` (the scale from
 //! centipawns to win probability) is fitted first with the starting
 //! weights, then Adam descends on all weights with shuffled mini-batches.
 
@@ -15,8 +16,13 @@ pub struct FeatureSet {
     entries: Vec<(u16, i16)>,
     /// Position `p` owns `entries[offsets[p]..offsets[p + 1]]`.
     offsets: Vec<usize>,
-    /// Result per position, side to move's view (1, 0.5, 0).
+    /// Game result per position, side to move's view (1, 0.5, 0).
     results: Vec<f64>,
+    /// Self-play search score per position, if recorded.
+    scores: Vec<Option<i32>>,
+    /// What the evaluation is fitted to: the results, or a blend of
+    /// results and scores (see [`FeatureSet::blend_scores`]).
+    targets: Vec<f64>,
 }
 
 /// Collects features into a sparse list.
@@ -43,10 +49,13 @@ impl FeatureSet {
             .map(|s| Position::from_sfen(&s.sfen).map(|p| features_of(&p)))
             .collect::<Result<_, _>>()
             .map_err(|e| format!("bad sfen in data: {e}"))?;
+        let results: Vec<f64> = samples.iter().map(|s| f64::from(s.result)).collect();
         let mut set = FeatureSet {
             entries: Vec::new(),
             offsets: vec![0],
-            results: samples.iter().map(|s| f64::from(s.result)).collect(),
+            targets: results.clone(),
+            results,
+            scores: samples.iter().map(|s| s.score).collect(),
         };
         for list in per_position {
             set.entries.extend_from_slice(&list);
@@ -77,15 +86,38 @@ impl FeatureSet {
             .sum()
     }
 
-    /// Mean squared error of `sigmoid(k · eval)` against the results.
+    /// Fits to `lambda · result + (1 - lambda) · sigmoid(k · score)` where
+    /// a score was recorded: the deeper search's opinion is a far less
+    /// noisy label than the result of one low-level game, while the result
+    /// keeps the scale honest. Positions without a score keep the result.
+    pub fn blend_scores(&mut self, k: f64, lambda: f64) {
+        for p in 0..self.len() {
+            if let Some(score) = self.scores[p] {
+                self.targets[p] =
+                    lambda * self.results[p] + (1.0 - lambda) * sigmoid(k * f64::from(score));
+            }
+        }
+    }
+
+    /// Mean squared error of `sigmoid(k · eval)` against the targets.
     pub fn mse(&self, weights: &[f64], k: f64) -> f64 {
+        self.mse_against(&self.targets, weights, k)
+    }
+
+    /// Mean squared error of `sigmoid(k · eval)` against the game results
+    /// alone, whatever the targets are.
+    pub fn result_mse(&self, weights: &[f64], k: f64) -> f64 {
+        self.mse_against(&self.results, weights, k)
+    }
+
+    fn mse_against(&self, labels: &[f64], weights: &[f64], k: f64) -> f64 {
         if self.is_empty() {
             return 0.0;
         }
         let total: f64 = (0..self.len())
             .into_par_iter()
             .map(|p| {
-                let e = sigmoid(k * self.eval(p, weights)) - self.results[p];
+                let e = sigmoid(k * self.eval(p, weights)) - labels[p];
                 e * e
             })
             .sum();
@@ -124,7 +156,7 @@ impl FeatureSet {
         let mut loss = 0.0;
         for &p in batch {
             let s = sigmoid(k * self.eval(p, weights));
-            let err = s - self.results[p];
+            let err = s - self.targets[p];
             loss += err * err / n;
             // d/dw (s - r)² = 2 (s - r) · s (1 - s) · k · count
             let scale = 2.0 * err * s * (1.0 - s) * k / n;
