@@ -10,9 +10,7 @@ use super::movepick::MovePicker;
 use super::report::Bound;
 use super::see::see_ge;
 use super::thread::Worker;
-use super::values::{
-    from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY, SUPERIOR_HAND,
-};
+use super::values::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
 use crate::moves::Move;
 use crate::position::{Position, Repetition};
@@ -40,14 +38,18 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 const REPETITION_PLIES: usize = 32;
 
 /// Score of a repetition for the side to move at `ply`, if any.
+///
+/// The same board with a better or worse hand is searched on like any
+/// other position: the evaluation already counts the hand, and a fixed
+/// score for it (we used ±1500) is wrong by the value of a pawn or so,
+/// depends on the path, and spread through the hash table into root scores
+/// stuck at +1500 in games the engine then lost.
 pub(crate) fn repetition_score(pos: &Position, ply: usize) -> Option<i32> {
     match pos.repetition(REPETITION_PLIES, 1) {
-        Repetition::None => None,
+        Repetition::None | Repetition::Superior | Repetition::Inferior => None,
         Repetition::Draw => Some(0),
         Repetition::Win => Some(mate_in(ply)),
         Repetition::Loss => Some(mated_in(ply)),
-        Repetition::Superior => Some(SUPERIOR_HAND),
-        Repetition::Inferior => Some(-SUPERIOR_HAND),
     }
 }
 

@@ -12,9 +12,6 @@ pub const MATE: i32 = 32_000;
 pub const INFINITE: i32 = MATE + 1;
 /// Scores at or beyond this are mates (or rule wins/losses) within MAX_PLY.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Same board with a better hand for the side to move than before: it
-/// gained material by going round in a circle.
-pub const SUPERIOR_HAND: i32 = 1_500;
 
 /// Score for the side to move mating in `ply` plies from the root.
 #[inline]
