@@ -19,6 +19,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod text;
 pub mod types;
 pub mod usi;
 pub mod zobrist;

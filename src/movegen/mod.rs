@@ -306,7 +306,7 @@ impl Position {
     /// Parses a USI move and checks that it is legal here.
     pub fn parse_usi_move(&self, text: &str) -> Result<Move, String> {
         let m = Move::from_usi(text)
-            .ok_or_else(|| format!("'{}' is not a USI move", truncate(text)))?;
+            .ok_or_else(|| format!("'{}' is not a USI move", crate::text::shorten(text)))?;
         if self.is_legal(m) {
             Ok(m)
         } else {
@@ -354,10 +354,6 @@ impl Position {
             | (attacks::lance_attacks(them, ksq, occ_after) & self.pieces(us, PieceType::Lance));
         (sliders.without(from)).is_nonempty()
     }
-}
-
-fn truncate(text: &str) -> String {
-    text.chars().take(32).collect()
 }
 
 #[cfg(test)]

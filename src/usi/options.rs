@@ -3,6 +3,7 @@
 
 use crate::position::EnteringKingRule;
 use crate::search::TimeOptions;
+use crate::text::shorten;
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,12 +104,10 @@ impl EngineOptions {
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
         let spin = |lo: i64, hi: i64| -> Result<i64, String> {
             let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
-            let v: i64 = text.trim().parse().map_err(|_| {
-                format!(
-                    "option {name}: '{}' is not a number",
-                    super::parse::shorten(text)
-                )
-            })?;
+            let v: i64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("option {name}: '{}' is not a number", shorten(text)))?;
             if (lo..=hi).contains(&v) {
                 Ok(v)
             } else {
@@ -150,7 +149,7 @@ impl EngineOptions {
                     .iter()
                     .find(|(n, _)| n.eq_ignore_ascii_case(text))
                     .map(|&(_, r)| r)
-                    .ok_or_else(|| format!("option {name}: '{}' is not one of NoEnteringKing, CSARule24, CSARule27", super::parse::shorten(text)))?;
+                    .ok_or_else(|| format!("option {name}: '{}' is not one of NoEnteringKing, CSARule24, CSARule27", shorten(text)))?;
                 self.entering_king_rule = rule;
                 Ok(OptionEffect::None)
             }
@@ -167,7 +166,7 @@ impl EngineOptions {
                 Ok(OptionEffect::None)
             }
             "clearhash" => Ok(OptionEffect::ClearHash),
-            _ => Err(format!("no such option '{}'", super::parse::shorten(name))),
+            _ => Err(format!("no such option '{}'", shorten(name))),
         }
     }
 }

@@ -4,6 +4,7 @@
 use crate::mate::tsume_position;
 use crate::position::{Position, SfenError};
 use crate::search::Limits;
+use crate::text::shorten;
 use crate::types::Color;
 
 /// The position a `position` command describes.
@@ -208,14 +209,6 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
         offset += piece.len();
     }
     None
-}
-
-/// At most 60 characters of `text`, for error messages about huge input.
-pub fn shorten(text: &str) -> String {
-    match text.char_indices().nth(60) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(test)]
