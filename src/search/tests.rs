@@ -5,24 +5,33 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 fn search_with(
-    sfen: &str,
-    depth: u32,
+    pos: &Position,
+    limits: &Limits,
     threads: usize,
     options: SearchOptions,
     reporter: &dyn Reporter,
 ) -> SearchOutcome {
-    let pos = Position::from_sfen(sfen).unwrap();
     let mut searcher = Searcher::new(8, threads);
-    let limits = Limits {
+    let control = SearchControl::new(Instant::now(), None, false);
+    searcher.search(pos, limits, &options, &control, reporter)
+}
+
+fn to_depth(depth: u32) -> Limits {
+    Limits {
         depth: Some(depth),
         ..Limits::default()
-    };
-    let control = SearchControl::new(Instant::now(), None, false);
-    searcher.search(&pos, &limits, &options, &control, reporter)
+    }
 }
 
 fn search(sfen: &str, depth: u32) -> SearchOutcome {
-    search_with(sfen, depth, 1, SearchOptions::default(), &SilentReporter)
+    let pos = Position::from_sfen(sfen).unwrap();
+    search_with(
+        &pos,
+        &to_depth(depth),
+        1,
+        SearchOptions::default(),
+        &SilentReporter,
+    )
 }
 
 fn best_of(outcome: &SearchOutcome) -> Move {
@@ -111,18 +120,15 @@ fn a_search_stopped_before_it_starts_still_returns_a_legal_move() {
 
 #[test]
 fn node_limit_is_respected_roughly() {
-    let pos = Position::startpos();
-    let mut searcher = Searcher::new(1, 2);
-    let control = SearchControl::new(Instant::now(), None, false);
     let limits = Limits {
         nodes: Some(5_000),
         ..Limits::default()
     };
-    let outcome = searcher.search(
-        &pos,
+    let outcome = search_with(
+        &Position::startpos(),
         &limits,
-        &SearchOptions::default(),
-        &control,
+        2,
+        SearchOptions::default(),
         &SilentReporter,
     );
     assert!(outcome.nodes < 5_000 + 2 * 2048, "{}", outcome.nodes);
@@ -139,7 +145,14 @@ fn bench_node_count_is_deterministic_with_one_thread() {
 #[test]
 fn several_threads_return_a_legal_move_and_ponder() {
     let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
-    let outcome = search_with(sfen, 7, 3, SearchOptions::default(), &SilentReporter);
+    let pos = Position::from_sfen(sfen).unwrap();
+    let outcome = search_with(
+        &pos,
+        &to_depth(7),
+        3,
+        SearchOptions::default(),
+        &SilentReporter,
+    );
     assert_legal(sfen, &outcome);
     assert!(outcome.nodes > 0);
 }
@@ -170,7 +183,8 @@ fn multi_pv_reports_distinct_sorted_lines_each_iteration() {
             multi_pv: 3,
             ..SearchOptions::default()
         };
-        let outcome = search_with(sfen, 4, threads, options, &collect);
+        let pos = Position::from_sfen(sfen).unwrap();
+        let outcome = search_with(&pos, &to_depth(4), threads, options, &collect);
         assert_legal(sfen, &outcome);
         let infos = collect.0.into_inner().unwrap();
         let last: Vec<_> = infos
@@ -192,20 +206,11 @@ fn multi_pv_reports_distinct_sorted_lines_each_iteration() {
 fn searchmoves_restricts_the_root() {
     let pos = Position::startpos();
     let only = pos.parse_usi_move("1g1f").unwrap();
-    let mut searcher = Searcher::new(1, 1);
     let limits = Limits {
-        depth: Some(4),
         searchmoves: vec![only],
-        ..Limits::default()
+        ..to_depth(4)
     };
-    let control = SearchControl::new(Instant::now(), None, false);
-    let outcome = searcher.search(
-        &pos,
-        &limits,
-        &SearchOptions::default(),
-        &control,
-        &SilentReporter,
-    );
+    let outcome = search_with(&pos, &limits, 1, SearchOptions::default(), &SilentReporter);
     assert_eq!(best_of(&outcome), only);
 }
 
@@ -221,11 +226,24 @@ fn repeated_positions_score_as_draws_in_search() {
 }
 
 #[test]
-fn declaration_is_returned_when_valid() {
-    // Black king in the zone with enough points in hand and on the board.
-    let sfen = "K8/9/9/9/9/9/9/9/8k b 2R2B4G4S2N 1";
-    let pos = Position::from_sfen(sfen).unwrap();
-    if pos.can_declare_win(EnteringKingRule::Csa27) {
-        assert_eq!(search(sfen, 2).best, BestMove::DeclareWin);
+fn a_repeated_board_with_another_hand_is_searched_on() {
+    // The rook takes the pawn and goes back while White drops a pawn that
+    // steps to where the first one stood: same board, Black a pawn up.
+    let sfen = "4k4/9/9/9/4p4/9/9/4R4/4K4 b p 1";
+    let mut pos = Position::from_sfen(sfen).unwrap();
+    for text in ["5h5e", "P*5d", "5e5h", "5d5e"] {
+        let m = pos.parse_usi_move(text).unwrap();
+        pos.do_move(m);
     }
+    assert_eq!(pos.repetition(32, 1), crate::position::Repetition::Superior);
+    assert_eq!(alphabeta::repetition_score(&pos, 4), None);
+}
+
+#[test]
+fn declaration_is_returned_when_valid() {
+    // Black king in the enemy camp with ten pieces there and 28+ points.
+    let sfen = "ln6l/4KG3/PPPPPPPPP/9/9/9/9/2gsgs3/3sk4 b 2R2B 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    assert!(pos.can_declare_win(EnteringKingRule::Csa27));
+    assert_eq!(search(sfen, 2).best, BestMove::DeclareWin);
 }
