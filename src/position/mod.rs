@@ -10,6 +10,7 @@ pub use sfen::{SfenError, START_SFEN};
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
+use crate::eval::psq::PsqScore;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::types::{Color, Piece, PieceType, Square};
@@ -34,6 +35,8 @@ pub(crate) struct StateInfo {
     pub(crate) continuous_checks: [u16; 2],
     /// Plies since the root or the last null move (repetition scans stop there).
     pub(crate) plies_since_null: u16,
+    /// The evaluation's piece-square sums.
+    pub(crate) psq: PsqScore,
 }
 
 /// A shogi position. Cloning is cheap enough for per-thread copies.
@@ -150,6 +153,12 @@ impl Position {
     #[inline]
     pub fn captured_piece(&self) -> Piece {
         self.state().captured
+    }
+
+    /// The evaluation's piece-square sums for this position.
+    #[inline]
+    pub(crate) fn psq(&self) -> PsqScore {
+        self.state().psq
     }
 
     /// The SFEN move number of this position.
@@ -367,6 +376,8 @@ impl Position {
         st.board_key ^= zobrist::SIDE;
         self.side = them;
         self.game_ply += 1;
+        st.psq = prev.psq.after_move(self, m, st.captured);
+        debug_assert_eq!(st.psq, PsqScore::compute(self));
         st.checkers = self.checkers_after(us, m, moved_kind);
         debug_assert_eq!(
             st.checkers,

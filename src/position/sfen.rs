@@ -2,6 +2,7 @@
 
 use super::{Position, StateInfo};
 use crate::bitboard::Bitboard;
+use crate::eval::psq::PsqScore;
 use crate::hand::{Hand, MAX_IN_HAND};
 use crate::types::{Color, Piece, PieceType, Square};
 use crate::zobrist;
@@ -393,6 +394,7 @@ impl Position {
             return Err(SfenError::SideNotToMoveInCheck(mover));
         }
         let checkers = pos.attackers_to(mover, pos.kings[side.index()], pos.occupied());
+        let psq = PsqScore::compute(&pos);
         pos.states.push(StateInfo {
             board_key,
             hand_key,
@@ -402,6 +404,7 @@ impl Position {
             last_move: None,
             continuous_checks: [0; 2],
             plies_since_null: 0,
+            psq,
         });
         let pinned = pos.compute_pinned(side);
         if let Some(st) = pos.states.last_mut() {
