@@ -384,3 +384,73 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
         assert!(n >= 50, "only {n} {what}");
     }
 }
+
+/// `evaluate` equals the from-scratch value, and a tracked state's stored
+/// sums equal a fresh computation.
+fn assert_exact(pos: &Position) {
+    let sfen = pos.to_sfen();
+    assert_eq!(
+        evaluate(pos),
+        evaluate_with(pos, &weights::WEIGHTS),
+        "{sfen}"
+    );
+    if pos.tracks_eval() {
+        assert_eq!(pos.state().psq, PsqScore::compute(pos), "{sfen}");
+    }
+}
+
+fn play_random(pos: &mut Position, rng: &mut SplitMix64, played: &mut Vec<Move>) {
+    let list = pos.legal_moves();
+    let m = list[rng.below(list.len())];
+    pos.do_move(m);
+    played.push(m);
+    assert_exact(pos);
+}
+
+/// With tracking off the evaluation stays exact (the sums are computed
+/// afresh), and tracking resumes once the untracked states are taken back,
+/// even after the walk went below the point where it was switched off.
+#[test]
+fn evaluation_stays_exact_without_eval_tracking() {
+    let mut rng = SplitMix64::new(5);
+    let mut pos = Position::from_sfen(POSITIONS[4]).unwrap();
+    let mut played = Vec::new();
+    for _ in 0..8 {
+        play_random(&mut pos, &mut rng, &mut played);
+    }
+    pos.without_eval_tracking(|pos| {
+        for _ in 0..4 {
+            pos.undo_move(played.pop().unwrap());
+            assert_exact(pos);
+        }
+        for _ in 0..12 {
+            play_random(pos, &mut rng, &mut played);
+        }
+        assert!(!pos.tracks_eval());
+        while played.len() > 4 {
+            pos.undo_move(played.pop().unwrap());
+            assert_exact(pos);
+        }
+    });
+    assert!(pos.tracks_eval());
+    for _ in 0..4 {
+        play_random(&mut pos, &mut rng, &mut played);
+    }
+    // Leaving with untracked states on the stack: exact, and tracked again
+    // once they are taken back.
+    pos.without_eval_tracking(|pos| {
+        for _ in 0..3 {
+            play_random(pos, &mut rng, &mut played);
+        }
+    });
+    assert!(!pos.tracks_eval());
+    assert_exact(&pos);
+    for _ in 0..3 {
+        pos.undo_move(played.pop().unwrap());
+    }
+    assert!(pos.tracks_eval());
+    assert_exact(&pos);
+    crate::perft::perft(&mut pos, 2);
+    assert!(pos.tracks_eval());
+    play_random(&mut pos, &mut rng, &mut played);
+}

@@ -370,6 +370,7 @@ impl Position {
             game_ply,
             kings,
             states: Vec::with_capacity(256),
+            untracked_from: usize::MAX,
         };
         let mut board_key = if side == Color::White {
             zobrist::SIDE
