@@ -1,7 +1,9 @@
 //! Perft: counting the leaves of the legal move tree, the standard check of
 //! a move generator. The last ply is bulk-counted with
 //! [`Position::count_legal`] (popcounts of destination sets, no move list),
-//! and the root can be split across a dedicated rayon pool.
+//! and the root can be split across a dedicated rayon pool. Nothing here
+//! evaluates, so the tree is walked without the evaluation's incremental
+//! sums ([`Position::without_eval_tracking`]).
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -9,6 +11,10 @@ use rayon::prelude::*;
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    pos.without_eval_tracking(|pos| count_leaves(pos, depth))
+}
+
+fn count_leaves(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => return 1,
         1 => return pos.count_legal() as u64,
@@ -19,7 +25,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &m in &list {
         pos.do_move(m);
-        nodes += perft(pos, depth - 1);
+        nodes += count_leaves(pos, depth - 1);
         pos.undo_move(m);
     }
     nodes
@@ -31,8 +37,11 @@ pub fn divide(pos: &Position, depth: u32, pool: Option<&rayon::ThreadPool>) -> V
     let moves = pos.legal_moves();
     let count = |&m: &Move| {
         let mut child = pos.clone();
-        child.do_move(m);
-        (m, perft(&mut child, depth.saturating_sub(1)))
+        let nodes = child.without_eval_tracking(|child| {
+            child.do_move(m);
+            count_leaves(child, depth.saturating_sub(1))
+        });
+        (m, nodes)
     };
     if depth == 0 {
         return Vec::new();

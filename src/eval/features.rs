@@ -14,6 +14,12 @@
 //! Most features count `+1` for the side to move and `-1` for the opponent,
 //! sharing one weight; the threat features and the tempo are different for
 //! the side to move (it can act first) and have their own weights.
+//!
+//! The features fall in two parts. The piece-square part (material, hand,
+//! the placement tables, king placement) is a sum over single pieces, so
+//! the position keeps its weighted sum up to date move by move
+//! ([`super::psq`]); the dynamic part (attacks, king safety, hanging
+//! pieces, tempo) depends on how pieces interact and is extracted per call.
 
 use crate::attacks::{
     bishop_attacks, dragon_attacks, gold_attacks, horse_attacks, king_attacks, knight_attacks,
@@ -119,11 +125,125 @@ pub mod layout {
 pub const NUM_FEATURES: usize = layout::NUM;
 
 /// Index of a king-relative table cell.
-#[inline]
-fn king_cell(group: usize, piece_file: u8, piece_rank: u8, king_file: u8, king_rank: u8) -> usize {
+const fn king_cell(
+    group: usize,
+    piece_file: u8,
+    piece_rank: u8,
+    king_file: u8,
+    king_rank: u8,
+) -> usize {
     let df = piece_file.abs_diff(king_file) as usize;
     let dr = (piece_rank as i32 - king_rank as i32 + 8) as usize;
     (group * FILE_SPAN + df) * RANK_SPAN + dr
+}
+
+/// [`king_cell`] of group 0 by owner, king square and piece square (ranks
+/// relative to the owner), so that a lookup needs no division: a king move
+/// sums a cell for every piece on the board.
+static KING_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] = {
+    let mut cells = [[[0u8; Square::NUM]; Square::NUM]; 2];
+    let mut owner = 0;
+    while owner < 2 {
+        let color = Color::ALL[owner];
+        let mut k = 0;
+        while k < Square::NUM {
+            let king = Square::from_index_unchecked(k);
+            let mut s = 0;
+            while s < Square::NUM {
+                let sq = Square::from_index_unchecked(s);
+                let cell = king_cell(
+                    0,
+                    sq.file(),
+                    sq.relative_rank(color),
+                    king.file(),
+                    king.relative_rank(color),
+                );
+                cells[owner][k][s] = cell as u8;
+                s += 1;
+            }
+            k += 1;
+        }
+        owner += 1;
+    }
+    cells
+};
+
+/// Placement-table group of a piece of `kind` (not the king).
+#[inline]
+pub(crate) fn group_of(kind: PieceType) -> usize {
+    GROUP_OF[kind.index()]
+}
+
+/// Material feature of a piece of `kind` on the board.
+#[inline]
+pub(crate) fn material_feature(kind: PieceType) -> usize {
+    layout::MATERIAL + kind.index()
+}
+
+/// Hand feature of the `nth` (0-based) piece of `kind` in a hand: pieces
+/// beyond the last bucket share it.
+#[inline]
+pub(crate) fn hand_feature(kind: PieceType, nth: usize) -> usize {
+    let buckets = HAND_BUCKETS[kind.index()];
+    layout::HAND_START[kind.index()] + nth.min(buckets - 1)
+}
+
+/// King-placement feature of `color`'s king on `king`.
+#[inline]
+pub(crate) fn king_place_feature(color: Color, king: Square) -> usize {
+    let centre_distance = (king.file() as i32 - 4).unsigned_abs() as usize;
+    layout::KING_PLACE + centre_distance * 9 + rel_rank(king, color) as usize
+}
+
+/// Rank feature of a `group` piece of `owner` on `sq`.
+#[inline(always)]
+pub(crate) fn rank_feature(owner: Color, group: usize, sq: Square) -> usize {
+    layout::RANK + group * 9 + rel_rank(sq, owner) as usize
+}
+
+/// One king as `owner`'s pieces see it: the table their cells relative to
+/// it belong to (own-king or enemy-king) and each square's cell.
+#[derive(Clone, Copy)]
+pub(crate) struct KingView {
+    table: usize,
+    cells: &'static [u8; Square::NUM],
+}
+
+impl KingView {
+    /// `owner`'s view of `king`'s king, which stands on `square`.
+    #[inline]
+    pub(crate) fn new(owner: Color, king: Color, square: Square) -> KingView {
+        KingView {
+            table: if king == owner {
+                layout::OWN_KING
+            } else {
+                layout::ENEMY_KING
+            },
+            cells: &KING_CELLS[owner.index()][square.index()],
+        }
+    }
+
+    /// The table feature of a `group` piece of the owner on `sq`.
+    #[inline(always)]
+    pub(crate) fn feature(&self, group: usize, sq: Square) -> usize {
+        self.table + group * FILE_SPAN * RANK_SPAN + self.cells[sq.index()] as usize
+    }
+}
+
+/// `color`'s pieces (the king left out) with their placement groups.
+#[inline(always)]
+pub(crate) fn pieces_by_group(pos: &Position, color: Color) -> [(Bitboard, usize); GROUPS] {
+    [
+        (pos.pieces(color, PieceType::Pawn), PAWN),
+        (pos.pieces(color, PieceType::Lance), LANCE),
+        (pos.pieces(color, PieceType::Knight), KNIGHT),
+        (pos.pieces(color, PieceType::Silver), SILVER),
+        (pos.golds(color), GOLD_LIKE),
+        (pos.pieces(color, PieceType::Bishop), BISHOP),
+        (pos.pieces(color, PieceType::Rook), ROOK),
+        (pos.pieces(color, PieceType::Horse), HORSE),
+        (pos.pieces(color, PieceType::Dragon), DRAGON),
+    ]
 }
 
 /// Attack information of one side, gathered in one pass over its pieces.
@@ -163,43 +283,16 @@ const MATERIAL_KINDS: [PieceType; 13] = [
     PieceType::Dragon,
 ];
 
-/// Walks one side's pieces, reporting placement and mobility and
-/// gathering that side's attacks.
+/// Walks one side's pieces, reporting mobility and gathering that side's
+/// attacks.
 struct PieceWalker {
-    color: Color,
     sign: i32,
     own: Bitboard,
-    own_king: (u8, u8),
-    enemy_king: (u8, u8),
     enemy_zone: Bitboard,
     attacks: SideAttacks,
 }
 
 impl PieceWalker {
-    /// Placement features of every piece in `pieces` (all of `group`).
-    #[inline(always)]
-    fn place_all<S: FeatureSink>(&self, sink: &mut S, pieces: Bitboard, group: usize) {
-        for sq in pieces {
-            self.place(sink, sq, group);
-        }
-    }
-
-    #[inline(always)]
-    fn place<S: FeatureSink>(&self, sink: &mut S, sq: Square, group: usize) {
-        let (file, rank) = (sq.file(), rel_rank(sq, self.color));
-        let (okf, okr) = self.own_king;
-        let (ekf, ekr) = self.enemy_king;
-        sink.add(
-            layout::OWN_KING + king_cell(group, file, rank, okf, okr),
-            self.sign,
-        );
-        sink.add(
-            layout::ENEMY_KING + king_cell(group, file, rank, ekf, ekr),
-            self.sign,
-        );
-        sink.add(layout::RANK + group * 9 + rank as usize, self.sign);
-    }
-
     /// Mobility and king-zone pressure of `group` pieces attacking `attacks`
     /// (`zone_attackers` of them reach the enemy king zone).
     #[inline(always)]
@@ -218,7 +311,7 @@ impl PieceWalker {
         self.attacks.zone_attackers += zone_attackers as usize;
     }
 
-    /// Placement and attacks of each piece in `pieces`, one at a time.
+    /// Attacks of each piece in `pieces`, one at a time.
     #[inline(always)]
     fn visit<S: FeatureSink>(
         &mut self,
@@ -230,7 +323,6 @@ impl PieceWalker {
         let mut all = Bitboard::EMPTY;
         let mut zone_attackers = 0;
         for sq in pieces {
-            self.place(sink, sq, group);
             let attacks = attacks_from(sq);
             // Mobility counts each attacked square once per piece.
             let mobility = (attacks - self.own).count() as i32;
@@ -254,6 +346,44 @@ fn rel_rank(sq: Square, color: Color) -> u8 {
 /// Reports every feature of `pos` (side to move's view) to `sink`.
 pub fn extract<S: FeatureSink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
+    for color in Color::ALL {
+        let sign = if color == us { 1 } else { -1 };
+        extract_piece_square(pos, color, sign, sink);
+    }
+    extract_dynamic(pos, sink);
+}
+
+/// Reports the piece-square features of `color`'s pieces (material, hand,
+/// placement tables, king placement), each counted `sign` times.
+pub(crate) fn extract_piece_square<S: FeatureSink>(
+    pos: &Position,
+    color: Color,
+    sign: i32,
+    sink: &mut S,
+) {
+    for kind in MATERIAL_KINDS {
+        let n = pos.pieces(color, kind).count() as i32;
+        if n != 0 {
+            sink.add(material_feature(kind), sign * n);
+        }
+    }
+    let own = KingView::new(color, color, pos.king_square(color));
+    let enemy = KingView::new(color, color.flip(), pos.king_square(color.flip()));
+    for (pieces, group) in pieces_by_group(pos, color) {
+        for sq in pieces {
+            sink.add(own.feature(group, sq), sign);
+            sink.add(enemy.feature(group, sq), sign);
+            sink.add(rank_feature(color, group, sq), sign);
+        }
+    }
+    hand_features(pos, color, sign, sink);
+    sink.add(king_place_feature(color, pos.king_square(color)), sign);
+}
+
+/// Reports the features that depend on how pieces interact (mobility,
+/// king safety, entering king, hanging pieces) and the tempo.
+pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
     let occupied = pos.occupied();
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
     let zones = [king_attacks(kings[0]), king_attacks(kings[1])];
@@ -261,23 +391,12 @@ pub fn extract<S: FeatureSink>(pos: &Position, sink: &mut S) {
 
     for color in Color::ALL {
         let sign = if color == us { 1 } else { -1 };
-        let own_king = kings[color.index()];
-        let enemy_king = kings[color.flip().index()];
         let mut walker = PieceWalker {
-            color,
             sign,
             own: pos.pieces_of(color),
-            own_king: (own_king.file(), rel_rank(own_king, color)),
-            enemy_king: (enemy_king.file(), rel_rank(enemy_king, color)),
             enemy_zone: zones[color.flip().index()],
             attacks: SideAttacks::default(),
         };
-        for kind in MATERIAL_KINDS {
-            let n = pos.pieces(color, kind).count() as i32;
-            if n != 0 {
-                sink.add(layout::MATERIAL + kind.index(), sign * n);
-            }
-        }
         // Kind by kind, so each attack lookup is a direct call; pawns in
         // bulk, as no two pawns of a side attack the same square.
         let pawns = pos.pieces(color, PieceType::Pawn);
@@ -285,7 +404,6 @@ pub fn extract<S: FeatureSink>(pos: &Position, sink: &mut S) {
             Color::Black => pawns.shift_up(),
             Color::White => pawns.shift_down(),
         };
-        walker.place_all(sink, pawns, PAWN);
         walker.add_attacks(
             sink,
             PAWN,
@@ -317,10 +435,6 @@ pub fn extract<S: FeatureSink>(pos: &Position, sink: &mut S) {
             dragon_attacks(sq, occupied)
         });
         side[color.index()] = walker.attacks;
-        hand_features(pos, color, sign, sink);
-        let centre_distance = (own_king.file() as i32 - 4).unsigned_abs() as usize;
-        let king_rank = rel_rank(own_king, color) as usize;
-        sink.add(layout::KING_PLACE + centre_distance * 9 + king_rank, sign);
     }
 
     for color in Color::ALL {
@@ -353,12 +467,12 @@ fn hand_features<S: FeatureSink>(pos: &Position, color: Color, sign: i32, sink: 
             continue;
         }
         let buckets = HAND_BUCKETS[kind.index()];
-        let start = layout::HAND_START[kind.index()];
-        for i in 0..n.min(buckets - 1) {
-            sink.add(start + i, sign);
+        for nth in 0..n.min(buckets - 1) {
+            sink.add(hand_feature(kind, nth), sign);
         }
         if n >= buckets {
-            sink.add(start + buckets - 1, sign * (n - buckets + 1) as i32);
+            let last = hand_feature(kind, buckets - 1);
+            sink.add(last, sign * (n - buckets + 1) as i32);
         }
     }
 }
@@ -529,4 +643,32 @@ pub fn initial_weights() -> Vec<i32> {
     }
     w[TEMPO] = 20;
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_view_cells_match_the_formula() {
+        for owner in Color::ALL {
+            for king in Color::ALL {
+                let table = if king == owner {
+                    layout::OWN_KING
+                } else {
+                    layout::ENEMY_KING
+                };
+                for ksq in Square::all() {
+                    let view = KingView::new(owner, king, ksq);
+                    let (kf, kr) = (ksq.file(), rel_rank(ksq, owner));
+                    for sq in Square::all() {
+                        for group in 0..GROUPS {
+                            let cell = king_cell(group, sq.file(), rel_rank(sq, owner), kf, kr);
+                            assert_eq!(view.feature(group, sq), table + cell);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@
 
 pub mod bench;
 pub mod features;
+pub(crate) mod psq;
 pub mod tune;
 pub mod weights;
 
@@ -62,9 +63,23 @@ impl FeatureSink for WeightedSum<'_> {
 }
 
 /// Evaluates `pos` from the side to move's point of view with the
-/// production weights.
+/// production weights: the piece-square sums kept by the position plus the
+/// dynamic features; the same value as `evaluate_with(pos, &WEIGHTS)`.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &weights::WEIGHTS)
+    let piece_square = pos.psq().relative(pos.side_to_move());
+    evaluate_from(pos, piece_square, &weights::WEIGHTS)
+}
+
+/// Evaluates `pos` given its piece-square score under `weights` (side to
+/// move's view), extracting only the dynamic features.
+#[inline]
+fn evaluate_from(pos: &Position, piece_square: i32, weights: &[i16; NUM_FEATURES]) -> i32 {
+    let mut sum = WeightedSum {
+        weights,
+        total: piece_square,
+    };
+    features::extract_dynamic(pos, &mut sum);
+    sum.total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// Evaluates `pos` with `weights` (the tuner and tests compare weight sets).

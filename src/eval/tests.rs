@@ -2,10 +2,14 @@
 //! and the tuner's gradient.
 
 use super::features::{initial_weights, NUM_FEATURES};
+use super::psq::PsqScore;
 use super::tune::dataset::Sample;
+use super::tune::rng::SplitMix64;
 use super::tune::texel::{features_of, FeatureSet};
 use super::*;
 use crate::eval::bench::sample_positions;
+use crate::moves::Move;
+use crate::types::PieceType;
 
 /// Hand-picked positions: opening, castles, attacks on the king, drops in
 /// hand, promoted pieces and an entering king.
@@ -273,4 +277,181 @@ fn weights_source_round_trips_the_layout() {
         .filter_map(|t| t.parse::<i32>().ok())
         .count();
     assert_eq!(numbers, NUM_FEATURES);
+}
+
+/// Random weights small enough that no evaluation reaches the clamp, with
+/// every piece-square table non-zero (the production tables may be zero).
+fn random_weights(seed: u64) -> [i16; NUM_FEATURES] {
+    let mut rng = SplitMix64::new(seed);
+    std::array::from_fn(|_| rng.below(61) as i16 - 30)
+}
+
+/// What the random walk below has done, newest last.
+enum Step {
+    Move(Move),
+    Null,
+}
+
+/// Checks the incremental piece-square sums against a fresh computation:
+/// the position's own (production weights), `tracked` (the same updates
+/// under `weights`), and the whole evaluation built on each.
+fn assert_psq_matches(pos: &Position, weights: &[i16; NUM_FEATURES], tracked: PsqScore) {
+    let sfen = pos.to_sfen();
+    assert_eq!(pos.psq(), PsqScore::compute(pos), "{sfen}");
+    assert_eq!(
+        evaluate(pos),
+        evaluate_with(pos, &weights::WEIGHTS),
+        "{sfen}"
+    );
+    assert_eq!(tracked, PsqScore::compute_with(weights, pos), "{sfen}");
+    let piece_square = tracked.relative(pos.side_to_move());
+    let score = evaluate_from(pos, piece_square, weights);
+    assert!(score.abs() < EVAL_LIMIT, "{sfen}: {score}");
+    assert_eq!(score, evaluate_with(pos, weights), "{sfen}");
+}
+
+#[test]
+fn incremental_evaluation_matches_from_scratch_in_random_games() {
+    let starts = [
+        crate::START_SFEN,
+        POSITIONS[4],
+        POSITIONS[7],
+        // Full hands: many drops, and pawns beyond the last hand bucket.
+        "4k4/9/9/9/9/9/9/9/4K4 b 2R2B2G2S2N2L9P2g2s2n2l9p 1",
+    ];
+    let mut rng = SplitMix64::new(11);
+    let (mut moves, mut kings, mut drops, mut promotions, mut captures, mut nulls) =
+        (0, 0, 0, 0, 0, 0);
+    for game in 0..48 {
+        let weights = random_weights(game);
+        let mut pos = Position::from_sfen(starts[game as usize % starts.len()]).unwrap();
+        let mut steps: Vec<(Step, PsqScore)> = Vec::new();
+        let mut tracked = PsqScore::compute_with(&weights, &pos);
+        assert_psq_matches(&pos, &weights, tracked);
+        for _ in 0..160 {
+            // Now and then take a step back, as the search does.
+            if !steps.is_empty() && rng.below(5) == 0 {
+                let (step, before) = steps.pop().unwrap();
+                match step {
+                    Step::Move(m) => pos.undo_move(m),
+                    Step::Null => pos.undo_null_move(),
+                }
+                tracked = before;
+                assert_psq_matches(&pos, &weights, tracked);
+                continue;
+            }
+            if !pos.in_check() && rng.below(10) == 0 {
+                pos.do_null_move();
+                steps.push((Step::Null, tracked));
+                nulls += 1;
+                assert_psq_matches(&pos, &weights, tracked);
+                continue;
+            }
+            let list = pos.legal_moves();
+            if list.is_empty() {
+                break;
+            }
+            let m = list[rng.below(list.len())];
+            moves += 1;
+            drops += usize::from(m.is_drop());
+            promotions += usize::from(m.is_promotion());
+            if !m.is_drop() {
+                captures += usize::from(!pos.piece_on(m.to()).is_none());
+                kings += usize::from(pos.piece_on(m.from()).kind() == Some(PieceType::King));
+            }
+            pos.do_move(m);
+            steps.push((Step::Move(m), tracked));
+            tracked = tracked.after_move_with(&weights, &pos, m, pos.captured_piece());
+            assert_psq_matches(&pos, &weights, tracked);
+        }
+        while let Some((step, before)) = steps.pop() {
+            match step {
+                Step::Move(m) => pos.undo_move(m),
+                Step::Null => pos.undo_null_move(),
+            }
+            tracked = before;
+            assert_psq_matches(&pos, &weights, tracked);
+        }
+    }
+    // The walk reached every kind of update.
+    for (what, n) in [
+        ("moves", moves),
+        ("king moves", kings),
+        ("drops", drops),
+        ("promotions", promotions),
+        ("captures", captures),
+        ("null moves", nulls),
+    ] {
+        assert!(n >= 50, "only {n} {what}");
+    }
+}
+
+/// `evaluate` equals the from-scratch value, and a tracked state's stored
+/// sums equal a fresh computation.
+fn assert_exact(pos: &Position) {
+    let sfen = pos.to_sfen();
+    assert_eq!(
+        evaluate(pos),
+        evaluate_with(pos, &weights::WEIGHTS),
+        "{sfen}"
+    );
+    if pos.tracks_eval() {
+        assert_eq!(pos.state().psq, PsqScore::compute(pos), "{sfen}");
+    }
+}
+
+fn play_random(pos: &mut Position, rng: &mut SplitMix64, played: &mut Vec<Move>) {
+    let list = pos.legal_moves();
+    let m = list[rng.below(list.len())];
+    pos.do_move(m);
+    played.push(m);
+    assert_exact(pos);
+}
+
+/// With tracking off the evaluation stays exact (the sums are computed
+/// afresh), and tracking resumes once the untracked states are taken back,
+/// even after the walk went below the point where it was switched off.
+#[test]
+fn evaluation_stays_exact_without_eval_tracking() {
+    let mut rng = SplitMix64::new(5);
+    let mut pos = Position::from_sfen(POSITIONS[4]).unwrap();
+    let mut played = Vec::new();
+    for _ in 0..8 {
+        play_random(&mut pos, &mut rng, &mut played);
+    }
+    pos.without_eval_tracking(|pos| {
+        for _ in 0..4 {
+            pos.undo_move(played.pop().unwrap());
+            assert_exact(pos);
+        }
+        for _ in 0..12 {
+            play_random(pos, &mut rng, &mut played);
+        }
+        assert!(!pos.tracks_eval());
+        while played.len() > 4 {
+            pos.undo_move(played.pop().unwrap());
+            assert_exact(pos);
+        }
+    });
+    assert!(pos.tracks_eval());
+    for _ in 0..4 {
+        play_random(&mut pos, &mut rng, &mut played);
+    }
+    // Leaving with untracked states on the stack: exact, and tracked again
+    // once they are taken back.
+    pos.without_eval_tracking(|pos| {
+        for _ in 0..3 {
+            play_random(pos, &mut rng, &mut played);
+        }
+    });
+    assert!(!pos.tracks_eval());
+    assert_exact(&pos);
+    for _ in 0..3 {
+        pos.undo_move(played.pop().unwrap());
+    }
+    assert!(pos.tracks_eval());
+    assert_exact(&pos);
+    crate::perft::perft(&mut pos, 2);
+    assert!(pos.tracks_eval());
+    play_random(&mut pos, &mut rng, &mut played);
 }

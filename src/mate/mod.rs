@@ -103,7 +103,8 @@ impl MateSolver {
             aborted: false,
             path: Vec::new(),
         };
-        let result = solve_with(&mut searcher, &mut pos);
+        // The solver never evaluates: skip the evaluation's sums.
+        let result = pos.without_eval_tracking(|pos| solve_with(&mut searcher, pos));
         self.nodes = searcher.nodes;
         result
     }

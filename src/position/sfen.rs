@@ -2,6 +2,7 @@
 
 use super::{Position, StateInfo};
 use crate::bitboard::Bitboard;
+use crate::eval::psq::PsqScore;
 use crate::hand::{Hand, MAX_IN_HAND};
 use crate::types::{Color, Piece, PieceType, Square};
 use crate::zobrist;
@@ -369,6 +370,7 @@ impl Position {
             game_ply,
             kings,
             states: Vec::with_capacity(256),
+            untracked_from: usize::MAX,
         };
         let mut board_key = if side == Color::White {
             zobrist::SIDE
@@ -393,6 +395,7 @@ impl Position {
             return Err(SfenError::SideNotToMoveInCheck(mover));
         }
         let checkers = pos.attackers_to(mover, pos.kings[side.index()], pos.occupied());
+        let psq = PsqScore::compute(&pos);
         pos.states.push(StateInfo {
             board_key,
             hand_key,
@@ -402,6 +405,7 @@ impl Position {
             last_move: None,
             continuous_checks: [0; 2],
             plies_since_null: 0,
+            psq,
         });
         let pinned = pos.compute_pinned(side);
         if let Some(st) = pos.states.last_mut() {
