@@ -237,7 +237,7 @@ impl<'a> Worker<'a> {
             let percent = if self.root_moves.len() == 1 {
                 20
             } else {
-                85 + instability.min(200)
+                super::time::STABLE_SHARE_PERCENT as u32 + instability.min(200)
             };
             if self.shared.control.past_soft_target(percent) {
                 break;

@@ -30,6 +30,10 @@ impl Default for TimeOptions {
     }
 }
 
+/// Share of the soft target (percent) after which a search whose best move
+/// is stable starts no new iteration.
+pub(crate) const STABLE_SHARE_PERCENT: u64 = 85;
+
 /// Deadlines of one search, when it has a clock.
 #[derive(Copy, Clone, Debug)]
 pub struct TimePlan {
@@ -88,9 +92,9 @@ impl TimePlan {
         if byoyomi > 0 && left < byoyomi {
             // Byoyomi only (or nearly): time not spent is lost anyway, and a
             // partly searched iteration still improves the move, so even a
-            // stable search (which stops at 85% of the soft target) runs to
-            // the hard deadline. Only a lone legal move stops early.
-            soft = hard * 100 / 85 + 1;
+            // stable search (which stops at STABLE_SHARE_PERCENT of the soft
+            // target) runs to the hard deadline. Only a lone legal move stops early.
+            soft = hard * 100 / STABLE_SHARE_PERCENT + 1;
         }
         Some(TimePlan {
             start,

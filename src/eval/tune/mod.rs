@@ -163,7 +163,13 @@ fn fit(flags: &Flags) -> Result<(), String> {
     println!(
         "K = {k0:.6}; held-out MSE before {before:.6} (against results alone {results_before:.6})"
     );
-    let (tuned, k) = texel::tune(&train, &initial, &config, |epoch, loss| {
+    // Blended targets need their own scale; unblended ones have k0.
+    let k = if lambda < 1.0 {
+        train.fit_k(&initial)
+    } else {
+        k0
+    };
+    let tuned = texel::tune(&train, &initial, k, &config, |epoch, loss| {
         if epoch % 10 == 9 || epoch + 1 == config.epochs {
             println!("epoch {:4} train loss {loss:.6}", epoch + 1);
         }

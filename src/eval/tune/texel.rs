@@ -209,19 +209,20 @@ impl Default for TuneConfig {
     }
 }
 
-/// Tunes `initial` on `train` with Adam; returns the weights and the `k`
-/// used. `progress` is called after each epoch with (epoch, training loss).
+/// Tunes `initial` on `train` with Adam at scale `k` (fitted by the
+/// caller with [`FeatureSet::fit_k`]); returns the weights. `progress` is
+/// called after each epoch with (epoch, training loss).
 pub fn tune(
     train: &FeatureSet,
     initial: &[f64],
+    k: f64,
     config: &TuneConfig,
     mut progress: impl FnMut(usize, f64),
-) -> (Vec<f64>, f64) {
+) -> Vec<f64> {
     const BETA1: f64 = 0.9;
     const BETA2: f64 = 0.999;
     const EPSILON: f64 = 1e-12;
     assert_eq!(initial.len(), NUM_FEATURES);
-    let k = train.fit_k(initial);
     let mut weights = initial.to_vec();
     let mut m = vec![0.0; NUM_FEATURES];
     let mut v = vec![0.0; NUM_FEATURES];
@@ -251,5 +252,5 @@ pub fn tune(
         }
         progress(epoch, epoch_loss);
     }
-    (weights, k)
+    weights
 }
