@@ -6,6 +6,7 @@
 use super::dataset::Sample;
 use super::rng::SplitMix64;
 use crate::eval::EVAL_LIMIT;
+use crate::moves::Move;
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::search::{
     BestMove, Limits, Score, SearchControl, SearchOptions, Searcher, SilentReporter,
@@ -68,10 +69,14 @@ pub fn generate(config: &SelfPlayConfig) -> Vec<Sample> {
         .collect()
 }
 
-/// Whether a position is quiet enough to label: no check to answer and no
-/// recapture pending (the last move was not a capture).
-fn is_quiet(pos: &Position) -> bool {
-    !pos.in_check() && pos.captured_piece().is_none()
+/// Whether a position is quiet enough to label: no check to answer, no
+/// recapture pending (the last move was not a capture) and the search's
+/// choice is not a capture either. The static evaluation is only ever
+/// asked about positions where the captures were already tried, so a
+/// position whose value hangs on a capture would teach it a tactic it is
+/// never asked to see.
+fn is_quiet(pos: &Position, best: Move) -> bool {
+    !pos.in_check() && pos.captured_piece().is_none() && pos.piece_on(best.to()).is_none()
 }
 
 /// Plays game number `game` and returns its labelled quiet positions.
@@ -117,7 +122,12 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
         }
         let control = SearchControl::new(Instant::now(), None, false);
         let outcome = searcher.search(&pos, &limits, &options, &control, &SilentReporter);
-        if is_quiet(&pos) {
+        let best = match outcome.best {
+            BestMove::Move { best, .. } => best,
+            BestMove::Resign => break Some(us.flip()),
+            BestMove::DeclareWin => break Some(us),
+        };
+        if is_quiet(&pos, best) {
             let score = match outcome.score {
                 Some(Score::Cp(cp)) => Some(cp.clamp(-EVAL_LIMIT, EVAL_LIMIT)),
                 Some(Score::Mate(n)) => Some(if n > 0 { EVAL_LIMIT } else { -EVAL_LIMIT }),
@@ -125,11 +135,6 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
             };
             kept.push((us, score, pos.to_sfen()));
         }
-        let best = match outcome.best {
-            BestMove::Move { best, .. } => best,
-            BestMove::Resign => break Some(us.flip()),
-            BestMove::DeclareWin => break Some(us),
-        };
         let leader = match outcome.score {
             Some(Score::Mate(n)) => Some(if n > 0 { us } else { us.flip() }),
             Some(Score::Cp(cp)) if cp.abs() >= config.adjudicate_cp => {

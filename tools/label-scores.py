@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Relabel training positions with a teacher engine's search score.
+
+Reads `gyoku tune gen` data (game, result, [score,] sfen per line), asks a
+USI engine for `go nodes N` on every position and writes the same lines
+with the score column replaced by the teacher's final score (centipawns,
+side to move's view; mates as +-20000, gyoku's EVAL_LIMIT). `gyoku tune
+fit --lambda 0` then fits the evaluation to these scores alone. A deeper
+engine's score is a far less noisy label than the result of one fast game.
+
+Positions are split over --jobs engine processes; each writes its own part
+file (OUT.partJ), so a stopped run keeps what it labelled, and the parts
+are joined into OUT in input order at the end.
+
+usage: tools/label-scores.py --engine /usr/games/fairy-stockfish --nodes 8000
+           --jobs 2 --out OUT IN [IN ...]
+"""
+import argparse
+import os
+import subprocess
+import sys
+from multiprocessing import Process
+
+MATE_SCORE = 20000
+
+
+class Engine:
+    def __init__(self, command):
+        self.proc = subprocess.Popen(
+            command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("usi")
+        self.wait_for("usiok")
+        self.send("setoption name Threads value 1")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+
+    def wait_for(self, prefix):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("teacher engine exited")
+            if line.startswith(prefix):
+                return line
+
+    def score(self, sfen, nodes):
+        """The last reported score of `go nodes`, or None if none came."""
+        self.send("position sfen " + sfen)
+        self.send(f"go nodes {nodes}")
+        score = None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("teacher engine exited")
+            if line.startswith("bestmove"):
+                return score
+            words = line.split()
+            if words[:1] != ["info"] or "score" not in words:
+                continue
+            if "lowerbound" in words or "upperbound" in words:
+                continue
+            at = words.index("score")
+            kind, value = words[at + 1], int(words[at + 2])
+            if kind == "cp":
+                score = max(-MATE_SCORE, min(MATE_SCORE, value))
+            elif kind == "mate":
+                score = MATE_SCORE if value > 0 else -MATE_SCORE
+
+    def close(self):
+        self.send("quit")
+        self.proc.wait(timeout=10)
+
+
+def read_lines(paths):
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    yield line.rstrip("\n").split("\t")
+
+
+def label_part(args, job):
+    engine = Engine(args.engine)
+    part = f"{args.out}.part{job}"
+    done = 0
+    if os.path.exists(part):  # resume a stopped run
+        with open(part) as f:
+            done = sum(1 for _ in f)
+    with open(part, "a") as out:
+        for n, fields in enumerate(read_lines(args.inputs)):
+            if n % args.jobs != job:
+                continue
+            if done > 0:
+                done -= 1
+                continue
+            game, result, sfen = fields[0], fields[1], fields[-1]
+            score = engine.score(sfen, args.nodes)
+            # An empty score keeps the line's place, so the parts can be
+            # joined back in order; the join drops it.
+            out.write(f"{game}\t{result}\t{'' if score is None else score}\t{sfen}\n")
+            out.flush()
+    engine.close()
+
+
+def join_parts(args):
+    parts = [open(f"{args.out}.part{j}") for j in range(args.jobs)]
+    written = skipped = 0
+    with open(args.out, "w") as out:
+        for n, _ in enumerate(read_lines(args.inputs)):
+            line = parts[n % args.jobs].readline()
+            if not line:
+                break
+            if line.split("\t")[2] == "":
+                skipped += 1
+                continue
+            out.write(line)
+            written += 1
+    for p in parts:
+        p.close()
+    print(f"{written} positions labelled, {skipped} without a score -> {args.out}",
+          file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", required=True, help="teacher USI command")
+    parser.add_argument("--nodes", type=int, default=8000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--join-only", action="store_true",
+                        help="only join the part files of a stopped run")
+    parser.add_argument("inputs", nargs="+")
+    args = parser.parse_args()
+    if not args.join_only:
+        workers = [Process(target=label_part, args=(args, j)) for j in range(args.jobs)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    join_parts(args)
+
+
+if __name__ == "__main__":
+    main()
