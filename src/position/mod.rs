@@ -159,6 +159,12 @@ impl Position {
         self.state().captured
     }
 
+    /// Whether `m` (a move in this position) takes a piece.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && !self.piece_on(m.to()).is_none()
+    }
+
     /// The evaluation's piece-square sums for this position: the stored
     /// ones when they were kept up to date, else computed afresh.
     #[inline]

@@ -62,11 +62,6 @@ fn has_non_pawn_material(pos: &Position) -> bool {
     (pos.pieces_of(us) - pawns_and_king).is_nonempty() || hand.total() > hand.count(PieceType::Pawn)
 }
 
-#[inline]
-fn is_capture(pos: &Position, m: Move) -> bool {
-    !m.is_drop() && !pos.piece_on(m.to()).is_none()
-}
-
 impl Worker<'_> {
     /// The PV at `ply` becomes `m` followed by the child's PV.
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
@@ -87,7 +82,7 @@ impl Worker<'_> {
             let m = self.root_moves[i].mv;
             let move_count = i - self.pv_idx + 1;
             let gives_check = self.pos.gives_check(m);
-            let quiet = !is_capture(&self.pos, m) && !m.is_promotion();
+            let quiet = !self.pos.is_capture(m) && !m.is_promotion();
             let new_depth = depth - 1 + i32::from(gives_check && see_ge(&self.pos, m, 0));
             self.seldepth = self.seldepth.max(1);
             self.play(0, m);
@@ -299,7 +294,7 @@ impl Worker<'_> {
 
         while let Some(m) = picker.next(&self.pos, self.history) {
             move_count += 1;
-            let capture = is_capture(&self.pos, m);
+            let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
             let refutation = picker.in_refutation_stage();
             let gives_check = self.pos.gives_check(m);
@@ -397,7 +392,7 @@ impl Worker<'_> {
 
         if best_score >= beta {
             if let Some(m) = best_move {
-                if !is_capture(&self.pos, m) && !m.is_promotion() {
+                if !self.pos.is_capture(m) && !m.is_promotion() {
                     self.reward_quiet(ply, us, m, depth, &quiets_tried, prev);
                 }
             }

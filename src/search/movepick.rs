@@ -80,7 +80,7 @@ impl MovePicker {
         let mut refs = ArrayVec::new();
         if !in_check {
             for m in refutations.into_iter().flatten() {
-                let quiet = m.is_drop() || pos.piece_on(m.to()).is_none();
+                let quiet = !pos.is_capture(m);
                 if quiet && Some(m) != hash_move && !refs.contains(&m) && pos.is_legal(m) {
                     refs.push(m);
                 }
@@ -109,9 +109,7 @@ impl MovePicker {
     /// A picker for quiescence: captures (evasions in check).
     pub fn new_quiescence(pos: &Position, hash_move: Option<Move>) -> MovePicker {
         let in_check = pos.in_check();
-        let hash_move = hash_move.filter(|&m| {
-            (in_check || (!m.is_drop() && !pos.piece_on(m.to()).is_none())) && pos.is_legal(m)
-        });
+        let hash_move = hash_move.filter(|&m| (in_check || pos.is_capture(m)) && pos.is_legal(m));
         let mut picker = MovePicker::new(pos, hash_move, [None; 3]);
         picker.captures_only = true;
         picker
@@ -215,7 +213,7 @@ impl MovePicker {
                         if Some(m) == self.hash_move {
                             continue;
                         }
-                        let score = if !m.is_drop() && !pos.piece_on(m.to()).is_none() {
+                        let score = if pos.is_capture(m) {
                             1_000_000 + mvv_lva(pos, m)
                         } else {
                             history.quiet(us, m)

@@ -76,7 +76,7 @@ pub fn generate(config: &SelfPlayConfig) -> Vec<Sample> {
 /// position whose value hangs on a capture would teach it a tactic it is
 /// never asked to see.
 fn is_quiet(pos: &Position, best: Move) -> bool {
-    !pos.in_check() && pos.captured_piece().is_none() && pos.piece_on(best.to()).is_none()
+    !pos.in_check() && pos.captured_piece().is_none() && !pos.is_capture(best)
 }
 
 /// Plays game number `game` and returns its labelled quiet positions.
