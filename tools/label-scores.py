@@ -16,6 +16,7 @@ usage: tools/label-scores.py --engine /usr/games/fairy-stockfish --nodes 8000
            --jobs 2 --out OUT IN [IN ...]
 """
 import argparse
+import itertools
 import os
 import subprocess
 import sys
@@ -106,10 +107,12 @@ def label_part(args, job):
 
 
 def join_parts(args):
+    """Deals lines back from the parts in turn, as label_part dealt them
+    out, until a part runs dry (the end, or where a stopped run ended)."""
     parts = [open(f"{args.out}.part{j}") for j in range(args.jobs)]
     written = skipped = 0
     with open(args.out, "w") as out:
-        for n, _ in enumerate(read_lines(args.inputs)):
+        for n in itertools.count():
             line = parts[n % args.jobs].readline()
             if not line:
                 break
