@@ -93,8 +93,10 @@ fn interposition_followed_by_a_real_reply_counts() {
 #[test]
 fn tiny_deadlines_are_kept_on_hard_problems() {
     // Measured best of three: 1-4 ms on 2 cores at load 5, where the
-    // rest is the scheduler; debug builds run slower between clock polls.
-    let slack = Duration::from_millis(if cfg!(debug_assertions) { 50 } else { 10 });
+    // rest is the scheduler, but 11 ms once with two matches and a build
+    // sharing the cores; debug builds run slower between clock polls. The
+    // bug this guards against overran by seconds.
+    let slack = Duration::from_millis(if cfg!(debug_assertions) { 50 } else { 25 });
     let problems = load("short-public.tsv");
     let hard = problems
         .iter()
