@@ -34,6 +34,9 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
     REDUCTIONS[(depth as usize).min(63)][move_count.min(63)] as i32
 }
 
+/// Shallowest depth at which the hash move is tested for singularity.
+const SINGULAR_MIN_DEPTH: i32 = 8;
+
 /// How far back repetitions are looked for (plies).
 const REPETITION_PLIES: usize = 32;
 
@@ -174,7 +177,15 @@ impl Worker<'_> {
         }
 
         let key = self.pos.key();
-        let tt_hit = self.shared.tt.probe(key);
+        // A singular-extension search asks a different question of this
+        // node (its best move barred), so it neither reads nor writes the
+        // hash entry of the full node.
+        let excluded = self.stack[ply].excluded;
+        let tt_hit = if excluded.is_some() {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let tt_move = tt_hit.and_then(|h| h.mv);
         if let Some(hit) = tt_hit {
             let score = from_tt(hit.score, ply);
@@ -193,7 +204,7 @@ impl Worker<'_> {
         // Mate-in-one costs about a third of the node rate when run at every
         // node; at depth >= 2 only it pays for itself (bench depth 14:
         // 1.14M nodes in 6.1 s against 1.46M in 8.8 s at all depths).
-        if !in_check && depth >= 2 {
+        if !in_check && depth >= 2 && excluded.is_none() {
             if let Some(m) = mate_in_one(&mut self.pos) {
                 let score = mate_in(ply + 1);
                 let stored = to_tt(score, ply);
@@ -233,7 +244,7 @@ impl Worker<'_> {
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
         self.stack[ply + 1].killers = [None; 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Razoring: far below alpha, only captures can save the node.
             if depth <= 3 && eval + 300 + 250 * depth * depth < alpha {
                 let score = self.qsearch(ply, alpha, alpha + 1, false);
@@ -270,7 +281,7 @@ impl Worker<'_> {
 
         // Internal iterative reduction: no hash move means a poorly
         // ordered node; search it shallower first.
-        if tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
+        if tt_move.is_none() && excluded.is_none() && depth >= 4 && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -293,6 +304,9 @@ impl Worker<'_> {
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.pos, self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
             move_count += 1;
             let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
@@ -319,10 +333,46 @@ impl Worker<'_> {
                 }
             }
 
-            // Check extension for checks that do not just lose the piece.
-            let extension = i32::from(
-                gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0),
-            );
+            let mut extension = 0;
+            if ply < 2 * self.root_depth as usize {
+                // Singular extension: the hash move alone holds the node up
+                // (every other move fails well below its score), so a
+                // mistake in its line costs the most; search it deeper.
+                if let (Some(hit), true) = (tt_hit, Some(m) == tt_move) {
+                    let tt_score = from_tt(hit.score, ply);
+                    if depth >= SINGULAR_MIN_DEPTH
+                        && excluded.is_none()
+                        && hit.depth >= depth - 3
+                        && hit.bound != Bound::Upper
+                        && tt_score.abs() < MATE_BOUND
+                    {
+                        let singular_beta = tt_score - 2 * depth;
+                        self.stack[ply].excluded = Some(m);
+                        let score = self.search(
+                            (depth - 1) / 2,
+                            ply,
+                            singular_beta - 1,
+                            singular_beta,
+                            cut_node,
+                            false,
+                        );
+                        self.stack[ply].excluded = None;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if score < singular_beta {
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            // Multi-cut: a second move also beats beta.
+                            return singular_beta;
+                        }
+                    }
+                }
+                // Check extension for checks that do not just lose the piece.
+                if gives_check && see_ge(&self.pos, m, 0) {
+                    extension = 1;
+                }
+            }
             let new_depth = depth - 1 + extension;
 
             let late = depth >= 3 && move_count > 1 + usize::from(pv_node);
@@ -386,8 +436,13 @@ impl Worker<'_> {
         }
 
         if move_count == 0 {
-            // No legal move is a loss in shogi, in check or not.
-            return mated_in(ply);
+            // No legal move is a loss in shogi, in check or not; with the
+            // only move barred, the node just fails low.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
 
         if best_score >= beta {
@@ -398,6 +453,9 @@ impl Worker<'_> {
             }
         }
 
+        if excluded.is_some() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if pv_node && best_score > original_alpha {

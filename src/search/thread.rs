@@ -73,6 +73,8 @@ pub(crate) struct Frame {
     pub mv: Option<Move>,
     /// Piece that move put on its destination.
     pub moved: Piece,
+    /// Move left out by a singular-extension search of this node.
+    pub excluded: Option<Move>,
     pub pv: ArrayVec<Move, MAX_PLY>,
 }
 
@@ -83,6 +85,7 @@ impl Default for Frame {
             eval: -INFINITE,
             mv: None,
             moved: Piece::NONE,
+            excluded: None,
             pv: ArrayVec::new(),
         }
     }
