@@ -301,6 +301,7 @@ impl Worker<'_> {
         let mut best_move = None;
         let mut move_count = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.pos, self.history) {
@@ -430,8 +431,12 @@ impl Worker<'_> {
                     alpha = score;
                 }
             }
-            if quiet && Some(m) != best_move && !quiets_tried.is_full() {
-                quiets_tried.push(m);
+            if Some(m) != best_move {
+                if quiet {
+                    let _ = quiets_tried.try_push(m);
+                } else {
+                    let _ = captures_tried.try_push(m);
+                }
             }
         }
 
@@ -447,8 +452,14 @@ impl Worker<'_> {
 
         if best_score >= beta {
             if let Some(m) = best_move {
+                let bonus = history_bonus(depth);
                 if !self.pos.is_capture(m) && !m.is_promotion() {
                     self.reward_quiet(ply, us, m, depth, &quiets_tried, prev);
+                } else {
+                    self.update_capture_history(m, bonus);
+                }
+                for &c in &captures_tried {
+                    self.update_capture_history(c, -bonus);
                 }
             }
         }
@@ -472,6 +483,13 @@ impl Worker<'_> {
             bound,
         );
         best_score
+    }
+
+    /// Capture-history update of the capture or promotion `m`.
+    fn update_capture_history(&mut self, m: Move, bonus: i32) {
+        let moved = self.pos.piece_on(m.from());
+        let captured = self.pos.piece_on(m.to());
+        self.history.update_capture(moved, m, captured, bonus);
     }
 
     /// History, killer and counter-move updates after quiet `m` cut off.

@@ -1,9 +1,10 @@
-//! What a thread learns about quiet moves while searching: killers per
-//! ply, a butterfly history per side, and counter-moves. Kept per thread
-//! (Lazy SMP threads diverge partly because their histories do).
+//! What a thread learns about moves while searching: a butterfly history
+//! per side and counter-moves for quiet moves, a capture history for
+//! captures. Kept per thread (Lazy SMP threads diverge partly because their
+//! histories do).
 
 use crate::moves::Move;
-use crate::types::{Color, Piece};
+use crate::types::{Color, Piece, PieceType};
 
 /// Board origins 0..81, then one "origin" per droppable kind.
 const ORIGINS: usize = 81 + 8;
@@ -23,6 +24,8 @@ fn origin(m: Move) -> usize {
 pub struct History {
     butterfly: Vec<i16>,
     counter: Vec<Option<Move>>,
+    /// Captures by moving piece × destination × captured kind.
+    capture: Vec<i16>,
 }
 
 impl Default for History {
@@ -30,8 +33,17 @@ impl Default for History {
         History {
             butterfly: vec![0; 2 * ORIGINS * 81],
             counter: vec![None; Piece::NUM * 81],
+            capture: vec![0; Piece::NUM * 81 * PieceType::NUM],
         }
     }
+}
+
+/// Moves `entry` by `bonus`, saturating smoothly towards ±HISTORY_MAX.
+#[inline]
+fn apply_bonus(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let value = *entry as i32;
+    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 impl History {
@@ -39,6 +51,7 @@ impl History {
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.counter.fill(None);
+        self.capture.fill(0);
     }
 
     #[inline]
@@ -55,10 +68,30 @@ impl History {
     /// Rewards (`bonus` > 0) or punishes a quiet move; values saturate
     /// smoothly towards ±HISTORY_MAX.
     pub fn update_quiet(&mut self, color: Color, m: Move, bonus: i32) {
-        let entry = &mut self.butterfly[Self::index(color, m)];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let value = *entry as i32;
-        *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+        apply_bonus(&mut self.butterfly[Self::index(color, m)], bonus);
+    }
+
+    /// `captured` is the piece on the destination, [`Piece::NONE`] for a
+    /// promotion that takes nothing (slot 0, an unused kind index).
+    #[inline]
+    fn capture_index(moved: Piece, m: Move, captured: Piece) -> usize {
+        let kind = captured.kind().map_or(0, PieceType::index);
+        (moved.index() * 81 + m.to().index()) * PieceType::NUM + kind
+    }
+
+    /// How well `moved` taking `captured` with `m` (a capture or a
+    /// promotion) has done so far.
+    #[inline]
+    pub fn capture(&self, moved: Piece, m: Move, captured: Piece) -> i32 {
+        self.capture[Self::capture_index(moved, m, captured)] as i32
+    }
+
+    /// Rewards or punishes a capture, like [`History::update_quiet`].
+    pub fn update_capture(&mut self, moved: Piece, m: Move, captured: Piece, bonus: i32) {
+        apply_bonus(
+            &mut self.capture[Self::capture_index(moved, m, captured)],
+            bonus,
+        );
     }
 
     /// The quiet move that last refuted `piece` arriving on `prev.to()`.
