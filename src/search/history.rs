@@ -129,4 +129,23 @@ mod tests {
         assert_eq!(h.quiet(Color::Black, drop), 0);
         assert_eq!(h.quiet(Color::White, board), 0);
     }
+
+    #[test]
+    fn capture_history_tells_victims_and_bare_promotions_apart() {
+        let mut h = History::default();
+        let m = Move::from_usi("2b8h+").unwrap();
+        let bishop = Piece::new(Color::Black, PieceType::Bishop);
+        let rook = Piece::new(Color::White, PieceType::Rook);
+        for _ in 0..1000 {
+            h.update_capture(bishop, m, rook, 2000);
+        }
+        assert!(h.capture(bishop, m, rook) > HISTORY_MAX / 2);
+        assert!(h.capture(bishop, m, rook) <= HISTORY_MAX);
+        let silver = Piece::new(Color::White, PieceType::Silver);
+        assert_eq!(h.capture(bishop, m, silver), 0);
+        h.update_capture(bishop, m, Piece::NONE, -500);
+        assert_eq!(h.capture(bishop, m, Piece::NONE), -500);
+        h.clear();
+        assert_eq!(h.capture(bishop, m, rook), 0);
+    }
 }
