@@ -2,7 +2,7 @@
 //! with the usual selectivity: hash cutoffs, mate-distance pruning, a
 //! one-move mate test, razoring, reverse futility, null move, internal
 //! iterative reduction, late-move pruning and reductions, futility and
-//! SEE pruning, and check extensions.
+//! SEE pruning, and check and singular extensions.
 
 use super::history::history_bonus;
 use super::mate1::mate_in_one;
@@ -36,6 +36,15 @@ fn reduction(depth: i32, move_count: usize) -> i32 {
 
 /// Shallowest depth at which the hash move is tested for singularity.
 const SINGULAR_MIN_DEPTH: i32 = 8;
+
+/// What the singular-extension test says about the hash move.
+enum Singular {
+    /// It alone holds the node up: search it a ply deeper.
+    Extend,
+    /// Another move beats beta too: return this score.
+    Cut(i32),
+    Neither,
+}
 
 /// How far back repetitions are looked for (plies).
 const REPETITION_PLIES: usize = 32;
@@ -336,37 +345,20 @@ impl Worker<'_> {
 
             let mut extension = 0;
             if ply < 2 * self.root_depth as usize {
-                // Singular extension: the hash move alone holds the node up
-                // (every other move fails well below its score), so a
-                // mistake in its line costs the most; search it deeper.
-                if let (Some(hit), true) = (tt_hit, Some(m) == tt_move) {
-                    let tt_score = from_tt(hit.score, ply);
-                    if depth >= SINGULAR_MIN_DEPTH
+                let singular_candidate = tt_hit.filter(|hit| {
+                    Some(m) == tt_move
+                        && depth >= SINGULAR_MIN_DEPTH
                         && excluded.is_none()
                         && hit.depth >= depth - 3
                         && hit.bound != Bound::Upper
-                        && tt_score.abs() < MATE_BOUND
+                        && from_tt(hit.score, ply).abs() < MATE_BOUND
+                });
+                if let Some(hit) = singular_candidate {
+                    match self.singular_test(m, from_tt(hit.score, ply), depth, ply, beta, cut_node)
                     {
-                        let singular_beta = tt_score - 2 * depth;
-                        self.stack[ply].excluded = Some(m);
-                        let score = self.search(
-                            (depth - 1) / 2,
-                            ply,
-                            singular_beta - 1,
-                            singular_beta,
-                            cut_node,
-                            false,
-                        );
-                        self.stack[ply].excluded = None;
-                        if self.stopped {
-                            return 0;
-                        }
-                        if score < singular_beta {
-                            extension = 1;
-                        } else if singular_beta >= beta {
-                            // Multi-cut: a second move also beats beta.
-                            return singular_beta;
-                        }
+                        Singular::Extend => extension = 1,
+                        Singular::Cut(score) => return score,
+                        Singular::Neither => {}
                     }
                 }
                 // Check extension for checks that do not just lose the piece.
@@ -483,6 +475,43 @@ impl Worker<'_> {
             bound,
         );
         best_score
+    }
+
+    /// Singular-extension test of the hash move `m` (scored `tt_score`):
+    /// a half-depth search of the node with `m` barred, just below that
+    /// score. If every other move fails there, `m` alone holds the node
+    /// up and a mistake in its line costs the most: extend it. If even the
+    /// lowered bound clears beta, a second move beats beta: cut.
+    fn singular_test(
+        &mut self,
+        m: Move,
+        tt_score: i32,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        cut_node: bool,
+    ) -> Singular {
+        let singular_beta = tt_score - 2 * depth;
+        self.stack[ply].excluded = Some(m);
+        let score = self.search(
+            (depth - 1) / 2,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            cut_node,
+            false,
+        );
+        self.stack[ply].excluded = None;
+        if self.stopped {
+            // Any answer will do: the search is being unwound.
+            Singular::Cut(0)
+        } else if score < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::Neither
+        }
     }
 
     /// Capture-history update of the capture or promotion `m`.
