@@ -446,7 +446,7 @@ impl Worker<'_> {
             if let Some(m) = best_move {
                 let bonus = history_bonus(depth);
                 if !self.pos.is_capture(m) && !m.is_promotion() {
-                    self.reward_quiet(ply, us, m, depth, &quiets_tried, prev);
+                    self.reward_quiet(ply, us, m, bonus, &quiets_tried, prev);
                 } else {
                     self.update_capture_history(m, bonus);
                 }
@@ -521,17 +521,17 @@ impl Worker<'_> {
         self.history.update_capture(moved, m, captured, bonus);
     }
 
-    /// History, killer and counter-move updates after quiet `m` cut off.
+    /// History, killer and counter-move updates after quiet `m` cut off
+    /// (`bonus` from [`history_bonus`]).
     fn reward_quiet(
         &mut self,
         ply: usize,
         us: crate::types::Color,
         m: Move,
-        depth: i32,
+        bonus: i32,
         tried: &[Move],
         prev: Option<(crate::types::Piece, Move)>,
     ) {
-        let bonus = history_bonus(depth);
         self.history.update_quiet(us, m, bonus);
         for &q in tried {
             self.history.update_quiet(us, q, -bonus);
