@@ -366,6 +366,35 @@ impl Position {
         checkers
     }
 
+    /// The key [`Position::do_move`] would give this position after the
+    /// legal move `m`, without playing it (to prefetch its hash entry).
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut key = self.key() ^ zobrist::SIDE;
+        if let Some(kind) = m.dropped_kind() {
+            let n = self.hands[us.index()].count(kind);
+            key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
+            return key ^ zobrist::piece_square(Piece::new(us, kind), to);
+        }
+        let captured = self.board[to.index()];
+        if !captured.is_none() {
+            let kind = captured.kind_unchecked().unpromote();
+            let n = self.hands[us.index()].count(kind);
+            key ^= zobrist::piece_square(captured, to)
+                ^ zobrist::hand(us, kind, n)
+                ^ zobrist::hand(us, kind, n + 1);
+        }
+        let piece = self.board[m.from().index()];
+        let moved = if m.is_promotion() {
+            Piece::new(us, piece.kind_unchecked().promote())
+        } else {
+            piece
+        };
+        key ^ zobrist::piece_square(piece, m.from()) ^ zobrist::piece_square(moved, to)
+    }
+
     /// Plays `m`, which must be legal in this position.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
@@ -517,7 +546,8 @@ mod tests {
     use super::*;
 
     /// The incremental checkers of `do_move` equal a full `attackers_to`
-    /// scan, and the stored pins equal a fresh computation, at every node.
+    /// scan, the stored pins equal a fresh computation, and `key_after`
+    /// predicts the key, at every node.
     fn check_tree(pos: &mut Position, depth: u32) {
         let us = pos.side_to_move();
         let them = us.flip();
@@ -533,7 +563,9 @@ mod tests {
             return;
         }
         for m in pos.legal_moves() {
+            let predicted = pos.key_after(m);
             pos.do_move(m);
+            assert_eq!(pos.key(), predicted, "key_after({m:?})");
             check_tree(pos, depth - 1);
             pos.undo_move(m);
         }

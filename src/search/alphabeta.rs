@@ -143,6 +143,7 @@ impl Worker<'_> {
     /// Plays `m` at `ply`, remembering it for counter-moves and history.
     #[inline]
     fn play(&mut self, ply: usize, m: Move) {
+        self.shared.tt.prefetch(self.pos.key_after(m));
         self.pos.do_move(m);
         let frame = &mut self.stack[ply];
         frame.mv = Some(m);

@@ -76,6 +76,7 @@ impl Worker<'_> {
             {
                 continue;
             }
+            self.shared.tt.prefetch(self.pos.key_after(m));
             self.pos.do_move(m);
             self.stack[ply].mv = Some(m);
             self.stack[ply].moved = self.pos.piece_on(m.to());
