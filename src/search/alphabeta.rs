@@ -94,7 +94,7 @@ impl Worker<'_> {
             let m = self.root_moves[i].mv;
             let move_count = i - self.pv_idx + 1;
             let gives_check = self.pos.gives_check(m);
-            let quiet = !self.pos.is_capture(m) && !m.is_promotion();
+            let quiet = self.pos.is_quiet(m);
             let new_depth = depth - 1 + i32::from(gives_check && see_ge(&self.pos, m, 0));
             self.seldepth = self.seldepth.max(1);
             self.play(0, m);
@@ -320,8 +320,7 @@ impl Worker<'_> {
                 continue;
             }
             move_count += 1;
-            let capture = self.pos.is_capture(m);
-            let quiet = !capture && !m.is_promotion();
+            let quiet = self.pos.is_quiet(m);
             let refutation = picker.in_refutation_stage();
             let gives_check = self.pos.gives_check(m);
 
@@ -454,7 +453,7 @@ impl Worker<'_> {
         if best_score >= beta {
             if let Some(m) = best_move {
                 let bonus = history_bonus(depth);
-                if !self.pos.is_capture(m) && !m.is_promotion() {
+                if self.pos.is_quiet(m) {
                     self.reward_quiet(ply, us, m, bonus, &quiets_tried, prev);
                 } else {
                     self.update_capture_history(m, bonus);
