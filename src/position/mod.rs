@@ -165,6 +165,13 @@ impl Position {
         !m.is_drop() && !self.piece_on(m.to()).is_none()
     }
 
+    /// Whether `m` neither captures nor promotes: the moves ordered by
+    /// history, pruned by move count and reduced most.
+    #[inline]
+    pub fn is_quiet(&self, m: Move) -> bool {
+        !m.is_promotion() && !self.is_capture(m)
+    }
+
     /// The evaluation's piece-square sums for this position: the stored
     /// ones when they were kept up to date, else computed afresh.
     #[inline]

@@ -94,7 +94,7 @@ impl Worker<'_> {
             let m = self.root_moves[i].mv;
             let move_count = i - self.pv_idx + 1;
             let gives_check = self.pos.gives_check(m);
-            let quiet = !self.pos.is_capture(m) && !m.is_promotion();
+            let quiet = self.pos.is_quiet(m);
             let new_depth = depth - 1 + i32::from(gives_check && see_ge(&self.pos, m, 0));
             self.seldepth = self.seldepth.max(1);
             self.play(0, m);
@@ -306,6 +306,7 @@ impl Worker<'_> {
         let counter = prev.and_then(|(piece, m)| self.history.counter(piece, m));
         let killers = self.stack[ply].killers;
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
+        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -319,8 +320,7 @@ impl Worker<'_> {
                 continue;
             }
             move_count += 1;
-            let capture = self.pos.is_capture(m);
-            let quiet = !capture && !m.is_promotion();
+            let quiet = self.pos.is_quiet(m);
             let refutation = picker.in_refutation_stage();
             let gives_check = self.pos.gives_check(m);
 
@@ -337,6 +337,10 @@ impl Worker<'_> {
                         continue;
                     }
                     if lmr_depth <= 6 && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                    // History pruning: quiet moves that keep failing.
+                    if lmr_depth <= 3 && self.history.quiet(us, m) < -3000 * depth {
                         continue;
                     }
                 } else if depth <= 6 && !see_ge(&self.pos, m, -120 * depth) {
@@ -386,6 +390,9 @@ impl Worker<'_> {
                 }
                 if refutation {
                     r -= 1;
+                }
+                if tt_capture {
+                    r += 1;
                 }
                 if gives_check || in_check {
                     r -= 1;
@@ -446,7 +453,7 @@ impl Worker<'_> {
         if best_score >= beta {
             if let Some(m) = best_move {
                 let bonus = history_bonus(depth);
-                if !self.pos.is_capture(m) && !m.is_promotion() {
+                if self.pos.is_quiet(m) {
                     self.reward_quiet(ply, us, m, bonus, &quiets_tried, prev);
                 } else {
                     self.update_capture_history(m, bonus);
