@@ -102,8 +102,13 @@ pub mod layout {
     pub const HANGING_US: usize = ENTERING + MAX_CAMP_PIECES + 1;
     /// Opponent's pieces attacked and undefended, per group.
     pub const HANGING_THEM: usize = HANGING_US + GROUPS;
+    /// Side to move's pieces attacked by a cheaper enemy piece class
+    /// (minor pieces by pawns, major pieces by pawns or minors), per group.
+    pub const THREAT_US: usize = HANGING_THEM + GROUPS;
+    /// The same for the opponent's pieces.
+    pub const THREAT_THEM: usize = THREAT_US + GROUPS;
     /// Bonus for having the move.
-    pub const TEMPO: usize = HANGING_THEM + GROUPS;
+    pub const TEMPO: usize = THREAT_THEM + GROUPS;
     /// Total number of features (length of the weight vector).
     pub const NUM: usize = TEMPO + 1;
 
@@ -251,6 +256,10 @@ pub(crate) fn pieces_by_group(pos: &Position, color: Color) -> [(Bitboard, usize
 struct SideAttacks {
     /// Squares attacked by pieces other than the king.
     by_pieces: Bitboard,
+    /// Squares attacked by pawns.
+    by_pawns: Bitboard,
+    /// Squares attacked by pawns and minor pieces (lance to gold-like).
+    by_minors: Bitboard,
     /// Pieces attacking the enemy king zone.
     zone_attackers: usize,
 }
@@ -333,6 +342,9 @@ impl PieceWalker {
             zone_attackers += u32::from((attacks & self.enemy_zone).is_nonempty());
         }
         self.attacks.by_pieces |= all;
+        if group <= GOLD_LIKE {
+            self.attacks.by_minors |= all;
+        }
         self.attacks.zone_attackers += zone_attackers as usize;
     }
 }
@@ -381,7 +393,7 @@ pub(crate) fn extract_piece_square<S: FeatureSink>(
 }
 
 /// Reports the features that depend on how pieces interact (mobility,
-/// king safety, entering king, hanging pieces) and the tempo.
+/// king safety, entering king, hanging and threatened pieces) and the tempo.
 pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     let occupied = pos.occupied();
@@ -410,6 +422,8 @@ pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
             pawn_attacks,
             (pawn_attacks & walker.enemy_zone).count(),
         );
+        walker.attacks.by_pawns = pawn_attacks;
+        walker.attacks.by_minors = pawn_attacks;
         walker.visit(sink, pos.pieces(color, PieceType::Lance), LANCE, |sq| {
             lance_attacks(color, sq, occupied)
         });
@@ -451,6 +465,25 @@ pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
             layout::HANGING_THEM
         };
         for sq in hanging.without(kings[color.index()]) {
+            let group = GROUP_OF[pos.piece_on(sq).kind_unchecked().index()];
+            sink.add(block + group, 1);
+        }
+        // Attacked by a cheaper piece: loses material even when defended.
+        let enemy = &side[them.index()];
+        let pawns_and_king =
+            pos.pieces(color, PieceType::Pawn) | pos.pieces(color, PieceType::King);
+        let majors = pos.pieces(color, PieceType::Bishop)
+            | pos.pieces(color, PieceType::Rook)
+            | pos.pieces(color, PieceType::Horse)
+            | pos.pieces(color, PieceType::Dragon);
+        let minors = pos.pieces_of(color) - pawns_and_king - majors;
+        let threatened = (minors & enemy.by_pawns) | (majors & enemy.by_minors);
+        let block = if color == us {
+            layout::THREAT_US
+        } else {
+            layout::THREAT_THEM
+        };
+        for sq in threatened {
             let group = GROUP_OF[pos.piece_on(sq).kind_unchecked().index()];
             sink.add(block + group, 1);
         }
@@ -588,7 +621,9 @@ pub fn feature_name(index: usize) -> String {
         }
         i if i < HANGING_US => format!("entering camp-pieces {}", i - ENTERING),
         i if i < HANGING_THEM => format!("hanging-us {}", GROUP_NAMES[i - HANGING_US]),
-        i if i < TEMPO => format!("hanging-them {}", GROUP_NAMES[i - HANGING_THEM]),
+        i if i < THREAT_US => format!("hanging-them {}", GROUP_NAMES[i - HANGING_THEM]),
+        i if i < THREAT_THEM => format!("threat-us {}", GROUP_NAMES[i - THREAT_US]),
+        i if i < TEMPO => format!("threat-them {}", GROUP_NAMES[i - THREAT_THEM]),
         _ => "tempo".to_string(),
     }
 }
@@ -637,6 +672,8 @@ pub fn initial_weights() -> Vec<i32> {
         });
         w[HANGING_US + group] = -value / 10;
         w[HANGING_THEM + group] = value / 3;
+        w[THREAT_US + group] = -value / 20;
+        w[THREAT_THEM + group] = value / 6;
     }
     for n in 0..=MAX_CAMP_PIECES {
         w[ENTERING + n] = 20 * n as i32;
