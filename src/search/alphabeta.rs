@@ -367,7 +367,7 @@ impl Worker<'_> {
                     }
                 }
                 // Check extension for checks that do not just lose the piece.
-                if gives_check && see_ge(&self.pos, m, 0) {
+                if gives_check && pv_node && see_ge(&self.pos, m, 0) {
                     extension = 1;
                 }
             }
