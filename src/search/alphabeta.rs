@@ -366,9 +366,7 @@ impl Worker<'_> {
                         Singular::Neither => {}
                     }
                 }
-                // Check extension at PV nodes, for checks that do not just lose
-                // the piece (at every node it measured ~24 Elo worse, +-48: shogi
-                // is full of checks).
+                // Check extension for checks that do not just lose the piece.
                 if gives_check && pv_node && see_ge(&self.pos, m, 0) {
                     extension = 1;
                 }
