@@ -306,7 +306,6 @@ impl Worker<'_> {
         let counter = prev.and_then(|(piece, m)| self.history.counter(piece, m));
         let killers = self.stack[ply].killers;
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
-        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -337,10 +336,6 @@ impl Worker<'_> {
                         continue;
                     }
                     if lmr_depth <= 6 && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth) {
-                        continue;
-                    }
-                    // History pruning: quiet moves that keep failing.
-                    if lmr_depth <= 3 && self.history.quiet(us, m) < -3000 * depth {
                         continue;
                     }
                 } else if depth <= 6 && !see_ge(&self.pos, m, -120 * depth) {
@@ -392,9 +387,6 @@ impl Worker<'_> {
                 }
                 if refutation {
                     r -= 1;
-                }
-                if tt_capture {
-                    r += 1;
                 }
                 if gives_check || in_check {
                     r -= 1;
