@@ -459,36 +459,36 @@ pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
         let defended = side[color.index()].by_pieces | zones[color.index()];
         let attacked = side[them.index()].by_pieces | zones[them.index()];
         let hanging = (pos.pieces_of(color) & attacked) - defended;
-        let block = if color == us {
-            layout::HANGING_US
+        let (hanging_block, threat_block) = if color == us {
+            (layout::HANGING_US, layout::THREAT_US)
         } else {
-            layout::HANGING_THEM
+            (layout::HANGING_THEM, layout::THREAT_THEM)
         };
-        for sq in hanging.without(kings[color.index()]) {
-            let group = GROUP_OF[pos.piece_on(sq).kind_unchecked().index()];
-            sink.add(block + group, 1);
-        }
+        add_by_group(
+            pos,
+            hanging.without(kings[color.index()]),
+            hanging_block,
+            sink,
+        );
         // Attacked by a cheaper piece: loses material even when defended.
         let enemy = &side[them.index()];
         let pawns_and_king =
             pos.pieces(color, PieceType::Pawn) | pos.pieces(color, PieceType::King);
-        let majors = pos.pieces(color, PieceType::Bishop)
-            | pos.pieces(color, PieceType::Rook)
-            | pos.pieces(color, PieceType::Horse)
-            | pos.pieces(color, PieceType::Dragon);
+        let majors = pos.diagonal_sliders(color) | pos.orthogonal_sliders(color);
         let minors = pos.pieces_of(color) - pawns_and_king - majors;
         let threatened = (minors & enemy.by_pawns) | (majors & enemy.by_minors);
-        let block = if color == us {
-            layout::THREAT_US
-        } else {
-            layout::THREAT_THEM
-        };
-        for sq in threatened {
-            let group = GROUP_OF[pos.piece_on(sq).kind_unchecked().index()];
-            sink.add(block + group, 1);
-        }
+        add_by_group(pos, threatened, threat_block, sink);
     }
     sink.add(layout::TEMPO, 1);
+}
+
+/// Counts each of `pieces` (no king) once in `block`, at its group.
+#[inline(always)]
+fn add_by_group<S: FeatureSink>(pos: &Position, pieces: Bitboard, block: usize, sink: &mut S) {
+    for sq in pieces {
+        let group = GROUP_OF[pos.piece_on(sq).kind_unchecked().index()];
+        sink.add(block + group, 1);
+    }
 }
 
 /// Hand pieces: the `i`-th piece of each kind is its own feature.
