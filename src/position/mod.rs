@@ -377,21 +377,31 @@ impl Position {
     /// legal move `m`, without playing it (to prefetch its hash entry).
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
+        let (board, hand) = self.key_changes(m);
+        self.key() ^ board ^ hand
+    }
+
+    /// What the legal move `m` XORs into the board key (side to move
+    /// included) and into the hand key: the one place both
+    /// [`Position::do_move`] and [`Position::key_after`] take them from.
+    #[inline]
+    fn key_changes(&self, m: Move) -> (u64, u64) {
         let us = self.side;
         let to = m.to();
-        let mut key = self.key() ^ zobrist::SIDE;
         if let Some(kind) = m.dropped_kind() {
             let n = self.hands[us.index()].count(kind);
-            key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
-            return key ^ zobrist::piece_square(Piece::new(us, kind), to);
+            let hand = zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
+            let board = zobrist::piece_square(Piece::new(us, kind), to) ^ zobrist::SIDE;
+            return (board, hand);
         }
+        let mut board = zobrist::SIDE;
+        let mut hand = 0;
         let captured = self.board[to.index()];
         if !captured.is_none() {
             let kind = captured.kind_unchecked().unpromote();
             let n = self.hands[us.index()].count(kind);
-            key ^= zobrist::piece_square(captured, to)
-                ^ zobrist::hand(us, kind, n)
-                ^ zobrist::hand(us, kind, n + 1);
+            board ^= zobrist::piece_square(captured, to);
+            hand = zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n + 1);
         }
         let piece = self.board[m.from().index()];
         let moved = if m.is_promotion() {
@@ -399,7 +409,8 @@ impl Position {
         } else {
             piece
         };
-        key ^ zobrist::piece_square(piece, m.from()) ^ zobrist::piece_square(moved, to)
+        board ^= zobrist::piece_square(piece, m.from()) ^ zobrist::piece_square(moved, to);
+        (board, hand)
     }
 
     /// Plays `m`, which must be legal in this position.
@@ -407,51 +418,41 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let prev = *self.state();
+        let (board_change, hand_change) = self.key_changes(m);
         let mut st = StateInfo {
             captured: Piece::NONE,
             last_move: Some(m),
             plies_since_null: prev.plies_since_null.saturating_add(1),
+            board_key: prev.board_key ^ board_change,
+            hand_key: prev.hand_key ^ hand_change,
             ..prev
         };
         let to = m.to();
         let moved_kind;
         if let Some(kind) = m.dropped_kind() {
             moved_kind = kind;
-            let hand = &mut self.hands[us.index()];
-            let n = hand.count(kind);
-            st.hand_key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n - 1);
-            hand.remove(kind);
-            let piece = Piece::new(us, kind);
-            self.put_piece(piece, to);
-            st.board_key ^= zobrist::piece_square(piece, to);
+            self.hands[us.index()].remove(kind);
+            self.put_piece(Piece::new(us, kind), to);
         } else {
             let from = m.from();
             let captured = self.board[to.index()];
             if !captured.is_none() {
                 self.remove_piece(to);
-                st.board_key ^= zobrist::piece_square(captured, to);
-                let kind = captured.kind_unchecked().unpromote();
-                let hand = &mut self.hands[us.index()];
-                let n = hand.count(kind);
-                st.hand_key ^= zobrist::hand(us, kind, n) ^ zobrist::hand(us, kind, n + 1);
-                hand.add(kind);
+                self.hands[us.index()].add(captured.kind_unchecked().unpromote());
                 st.captured = captured;
             }
             let piece = self.remove_piece(from);
-            st.board_key ^= zobrist::piece_square(piece, from);
             let moved = if m.is_promotion() {
                 Piece::new(us, piece.kind_unchecked().promote())
             } else {
                 piece
             };
             self.put_piece(moved, to);
-            st.board_key ^= zobrist::piece_square(moved, to);
             moved_kind = moved.kind_unchecked();
             if moved_kind == PieceType::King {
                 self.kings[us.index()] = to;
             }
         }
-        st.board_key ^= zobrist::SIDE;
         self.side = them;
         self.game_ply += 1;
         // The new state's index is `states.len()`; `prev` below it is tracked.
@@ -554,7 +555,8 @@ mod tests {
 
     /// The incremental checkers of `do_move` equal a full `attackers_to`
     /// scan, the stored pins equal a fresh computation, and `key_after`
-    /// predicts the key, at every node.
+    /// predicts the key, which equals one computed from the SFEN, at
+    /// every node.
     fn check_tree(pos: &mut Position, depth: u32) {
         let us = pos.side_to_move();
         let them = us.flip();
@@ -573,6 +575,10 @@ mod tests {
             let predicted = pos.key_after(m);
             pos.do_move(m);
             assert_eq!(pos.key(), predicted, "key_after({m:?})");
+            // Both take their changes from `key_changes`: check it against
+            // a key computed from scratch.
+            let fresh = Position::from_sfen(&pos.to_sfen()).unwrap();
+            assert_eq!(pos.key(), fresh.key(), "{}", pos.to_sfen());
             check_tree(pos, depth - 1);
             pos.undo_move(m);
         }
