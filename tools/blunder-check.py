@@ -13,64 +13,12 @@ usage: tools/blunder-check.py --csa GAME.csa --side b|w
            [--engine target/release/gyoku] [--reference /usr/games/fairy-stockfish]
            [--nodes 300000] [--threshold 200]
 
-Needs `pip install cshogi`. Mates are shown as +-30000.
+Needs `pip install cshogi`. Mates are shown as +-20000.
 """
 import argparse
-import subprocess
-
 import cshogi
 from cshogi import CSA
-
-MATE = 30000
-
-
-class Engine:
-    def __init__(self, command):
-        self.proc = subprocess.Popen(
-            command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.wait_for("usiok")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
-
-    def search(self, sfen, nodes):
-        """(score for the side to move, best move) after `go nodes`."""
-        self.send("position sfen " + sfen)
-        self.send(f"go nodes {nodes}")
-        score = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            words = line.split()
-            if not words:
-                continue
-            if words[0] == "bestmove":
-                return score, words[1] if len(words) > 1 else "-"
-            if "score" in words:
-                i = words.index("score")
-                kind, value = words[i + 1], words[i + 2]
-                if kind == "cp":
-                    score = int(value)
-                elif kind == "mate":
-                    score = -MATE if value.startswith("-") else MATE
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
-
+from usi_engine import Engine
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -108,8 +56,8 @@ def main():
               f"{str(our_score):>6} {our_best:12}  "
               f"{str(before):>6} {reference_best:12}  {str(cost):>6} {mark}",
               flush=True)
-    ours.quit()
-    reference.quit()
+    ours.close()
+    reference.close()
 
 
 if __name__ == "__main__":

@@ -18,62 +18,10 @@ usage: tools/label-scores.py --engine /usr/games/fairy-stockfish --nodes 8000
 import argparse
 import itertools
 import os
-import subprocess
 import sys
 from multiprocessing import Process
 
-MATE_SCORE = 20000
-
-
-class Engine:
-    def __init__(self, command):
-        self.proc = subprocess.Popen(
-            command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.wait_for("usiok")
-        self.send("setoption name Threads value 1")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("teacher engine exited")
-            if line.startswith(prefix):
-                return line
-
-    def score(self, sfen, nodes):
-        """The last reported score of `go nodes`, or None if none came."""
-        self.send("position sfen " + sfen)
-        self.send(f"go nodes {nodes}")
-        score = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("teacher engine exited")
-            if line.startswith("bestmove"):
-                return score
-            words = line.split()
-            if words[:1] != ["info"] or "score" not in words:
-                continue
-            if "lowerbound" in words or "upperbound" in words:
-                continue
-            at = words.index("score")
-            kind, value = words[at + 1], int(words[at + 2])
-            if kind == "cp":
-                score = max(-MATE_SCORE, min(MATE_SCORE, value))
-            elif kind == "mate":
-                score = MATE_SCORE if value > 0 else -MATE_SCORE
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
-
+from usi_engine import Engine
 
 def read_lines(paths):
     for path in paths:
@@ -98,7 +46,7 @@ def label_part(args, job):
                 done -= 1
                 continue
             game, result, sfen = fields[0], fields[1], fields[-1]
-            score = engine.score(sfen, args.nodes)
+            score, _ = engine.search(sfen, args.nodes)
             # An empty score keeps the line's place, so the parts can be
             # joined back in order; the join drops it.
             out.write(f"{game}\t{result}\t{'' if score is None else score}\t{sfen}\n")
