@@ -13,6 +13,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod hand;
+pub mod large_table;
 pub mod mate;
 pub mod movegen;
 pub mod moves;

@@ -16,6 +16,7 @@
 //! A depth byte of 0 marks an empty slot.
 
 use super::Bound;
+use crate::large_table::{LargeTable, Zeroable};
 use crate::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -30,6 +31,9 @@ struct Bucket {
 }
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+// SAFETY: a bucket is atomic integers only; all-zero is an empty bucket.
+unsafe impl Zeroable for Bucket {}
 
 /// What a probe found, decoded.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -48,7 +52,7 @@ pub struct TtHit {
 
 /// A lock-free hash table of search results, shared by reference.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: LargeTable<Bucket>,
     generation: AtomicU8,
 }
 
@@ -72,17 +76,15 @@ impl TranspositionTable {
     /// A table of about `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
         TranspositionTable {
-            buckets,
+            buckets: LargeTable::new(count),
             generation: AtomicU8::new(0),
         }
     }
 
     /// Empties every slot (between games, between bench positions).
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
+        for bucket in self.buckets.as_mut_slice() {
             for slot in &mut bucket.slots {
                 *slot[0].get_mut() = 0;
                 *slot[1].get_mut() = 0;
@@ -100,8 +102,9 @@ impl TranspositionTable {
 
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key uniformly onto any table length.
-        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        let buckets = self.buckets.as_slice();
+        let index = ((key as u128 * buckets.len() as u128) >> 64) as usize;
+        &buckets[index]
     }
 
     /// Asks the CPU to start loading `key`'s bucket, so that a probe a
@@ -194,9 +197,10 @@ impl TranspositionTable {
     /// Per mille of a sample of slots filled during the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) as u64;
-        let sample = self.buckets.len().min(250);
+        let buckets = self.buckets.as_slice();
+        let sample = buckets.len().min(250);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
+        for bucket in &buckets[..sample] {
             for slot in &bucket.slots {
                 let data = slot[1].load(Ordering::Relaxed);
                 if (data >> 48) & 0xFF != 0 && data >> 58 == generation {

@@ -1,0 +1,130 @@
+//! Zero-initialised tables of many megabytes, backed by huge pages where
+//! the system offers them.
+//!
+//! The transposition table is probed at random addresses all over its
+//! hundreds of megabytes: with 4 KiB pages nearly every probe also misses
+//! the TLB and waits for a page walk. Aligning the table to 2 MiB and asking
+//! Linux for transparent huge pages (`madvise(MADV_HUGEPAGE)`; most systems
+//! ship THP in `madvise` mode, where only such requests get them) turns
+//! those walks into TLB hits. Elsewhere the table is an ordinary
+//! allocation with the same alignment.
+
+use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
+use std::ptr::NonNull;
+
+/// Alignment of every table: one x86-64 huge page.
+const HUGE_PAGE: usize = 2 * 1024 * 1024;
+
+/// Types for which the all-zero byte pattern is a valid value.
+///
+/// # Safety
+/// Implement only for types whose every field is valid when zeroed
+/// (integers, atomics of integers, arrays and structs of those).
+pub unsafe trait Zeroable: Sized {}
+
+/// A fixed-length, zero-initialised slice of `T` in its own huge-page
+/// aligned allocation.
+pub struct LargeTable<T: Zeroable> {
+    ptr: NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: a LargeTable owns its elements like a Box<[T]> does, so it may
+// cross threads and be shared exactly when T may.
+unsafe impl<T: Zeroable + Send> Send for LargeTable<T> {}
+// SAFETY: as above; shared access only hands out &T.
+unsafe impl<T: Zeroable + Sync> Sync for LargeTable<T> {}
+
+impl<T: Zeroable> LargeTable<T> {
+    /// A table of `len` zeroed elements (`len` at least 1).
+    pub fn new(len: usize) -> LargeTable<T> {
+        let len = len.max(1);
+        let layout = Self::layout(len);
+        // SAFETY: `layout` never has a zero size (see `layout`).
+        let raw = unsafe { alloc(layout) };
+        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
+            handle_alloc_error(layout)
+        };
+        advise_huge_pages(raw, layout.size());
+        // SAFETY: `raw` is a fresh allocation of `layout.size()` bytes, and
+        // zeroing it here (after the advice) is what faults the pages in,
+        // as huge pages where granted.
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        LargeTable { ptr, len }
+    }
+
+    fn layout(len: usize) -> Layout {
+        let bytes = (len * std::mem::size_of::<T>()).max(1);
+        let align = HUGE_PAGE.max(std::mem::align_of::<T>());
+        Layout::from_size_align(bytes, align).expect("table size fits in memory")
+    }
+
+    /// The elements.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `ptr` points to `len` initialised (zeroed, Zeroable)
+        // elements owned by self, alive as long as the borrow of self.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The elements, mutably.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as in `as_slice`, and `&mut self` makes the access unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for LargeTable<T> {
+    fn drop(&mut self) {
+        // Zeroable types need no drop glue beyond freeing the memory.
+        // SAFETY: allocated in `new` with exactly this layout.
+        unsafe { dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len)) };
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
+    if bytes >= HUGE_PAGE {
+        // SAFETY: madvise only changes how the kernel backs this range,
+        // which is our own live allocation; a refusal (no THP) is harmless,
+        // so the return value is ignored.
+        unsafe { libc::madvise(ptr.cast(), bytes, libc::MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    // SAFETY: an atomic integer is valid when zeroed.
+    unsafe impl Zeroable for AtomicU64 {}
+
+    #[test]
+    fn starts_zeroed_aligned_and_writable() {
+        for len in [1, 3, 300_000] {
+            let mut table = LargeTable::<AtomicU64>::new(len);
+            assert_eq!(table.as_slice().len(), len);
+            assert_eq!(table.as_slice().as_ptr() as usize % HUGE_PAGE, 0);
+            assert!(table
+                .as_slice()
+                .iter()
+                .all(|x| x.load(Ordering::Relaxed) == 0));
+            *table.as_mut_slice()[0].get_mut() = 5;
+            table.as_slice()[len - 1].store(7, Ordering::Relaxed);
+            assert_eq!(table.as_slice()[len - 1].load(Ordering::Relaxed), 7);
+            if len > 1 {
+                assert_eq!(table.as_slice()[0].load(Ordering::Relaxed), 5);
+            }
+        }
+    }
+
+    #[test]
+    fn zero_length_requests_one_element() {
+        assert_eq!(LargeTable::<AtomicU64>::new(0).as_slice().len(), 1);
+    }
+}
