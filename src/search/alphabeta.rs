@@ -4,11 +4,11 @@
 //! iterative reduction, late-move pruning and reductions, futility and
 //! SEE pruning, and check and singular extensions.
 
-use super::history::history_bonus;
+use super::history::{history_bonus, ContinuationRow};
 use super::mate1::mate_in_one;
 use super::movepick::MovePicker;
 use super::report::Bound;
-use super::see::see_ge;
+use super::see::{moved_kind, see_ge};
 use super::thread::Worker;
 use super::values::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::eval::evaluate;
@@ -305,7 +305,9 @@ impl Worker<'_> {
         };
         let counter = prev.and_then(|(piece, m)| self.history.counter(piece, m));
         let killers = self.stack[ply].killers;
+        let continuation_rows = [self.continuation_row(ply, 1), self.continuation_row(ply, 2)];
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
+        picker.continuation_rows = continuation_rows;
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -372,6 +374,18 @@ impl Worker<'_> {
 
             let late = depth >= 3 && move_count > 1 + usize::from(pv_node);
             let reducible = late && (quiet || !see_ge(&self.pos, m, 0));
+            // What the histories learned of a quiet move shortens or
+            // lengthens its reduction.
+            let learned = if reducible && quiet {
+                self.history.quiet(us, m)
+                    + self.history.continuations(
+                        &continuation_rows,
+                        moved_kind(&self.pos, m),
+                        m.to(),
+                    )
+            } else {
+                0
+            };
             self.play(ply, m);
             let mut score;
             if reducible {
@@ -391,9 +405,7 @@ impl Worker<'_> {
                 if gives_check || in_check {
                     r -= 1;
                 }
-                if quiet {
-                    r -= self.history.quiet(us, m) / 6000;
-                }
+                r -= learned / 12000;
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.search(new_depth - r, ply + 1, -alpha - 1, -alpha, true, false);
                 if score > alpha && r > 0 {
@@ -449,6 +461,7 @@ impl Worker<'_> {
                 let bonus = history_bonus(depth);
                 if self.pos.is_quiet(m) {
                     self.reward_quiet(ply, us, m, bonus, &quiets_tried, prev);
+                    self.reward_continuations(&continuation_rows, m, bonus, &quiets_tried);
                 } else {
                     self.update_capture_history(m, bonus);
                 }
@@ -513,6 +526,31 @@ impl Worker<'_> {
             Singular::Cut(singular_beta)
         } else {
             Singular::Neither
+        }
+    }
+
+    /// The continuation-history row of the move played `back` plies
+    /// before `ply` (none across a null move or before the root).
+    fn continuation_row(&self, ply: usize, back: usize) -> Option<ContinuationRow> {
+        let frame = self.stack.get(ply.checked_sub(back)?)?;
+        frame.mv.map(|m| ContinuationRow::new(frame.moved, m.to()))
+    }
+
+    /// Continuation-history updates after quiet `m` cut off: it gains
+    /// `bonus` after the moves that led here, the quiets tried before it lose it.
+    fn reward_continuations(
+        &mut self,
+        rows: &[Option<ContinuationRow>; 2],
+        m: Move,
+        bonus: i32,
+        tried: &[Move],
+    ) {
+        let kind = moved_kind(&self.pos, m);
+        self.history.update_continuations(rows, kind, m.to(), bonus);
+        for &q in tried {
+            let kind = moved_kind(&self.pos, q);
+            self.history
+                .update_continuations(rows, kind, q.to(), -bonus);
         }
     }
 

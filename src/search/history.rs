@@ -1,10 +1,11 @@
 //! What a thread learns about moves while searching: a butterfly history
-//! per side and counter-moves for quiet moves, a capture history for
-//! captures. Kept per thread (Lazy SMP threads diverge partly because their
+//! per side, counter-moves and continuation history (how a quiet move did
+//! after a given move one and two plies earlier) for quiet moves, a
+//! capture history for captures. Kept per thread (Lazy SMP threads diverge partly because their
 //! histories do).
 
 use crate::moves::Move;
-use crate::types::{Color, Piece, PieceType};
+use crate::types::{Color, Piece, PieceType, Square};
 
 /// Board origins 0..81, then one "origin" per droppable kind.
 const ORIGINS: usize = 81 + 8;
@@ -20,10 +21,30 @@ fn origin(m: Move) -> usize {
     }
 }
 
+/// Rows of the continuation table: the piece that arrived on a square.
+const CONT_ROWS: usize = Piece::NUM * 81;
+/// Columns: the kind a quiet move leaves on its destination, and that square.
+const CONT_COLS: usize = PieceType::NUM * 81;
+
+/// A row of the continuation table: the move `piece` arriving on `to`
+/// (one or two plies before the node that reads it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ContinuationRow(usize);
+
+impl ContinuationRow {
+    /// The row of `piece` (as it stands after the move) arriving on `to`.
+    #[inline]
+    pub fn new(piece: Piece, to: Square) -> ContinuationRow {
+        ContinuationRow((piece.index() * 81 + to.index()) * CONT_COLS)
+    }
+}
+
 /// Move-ordering statistics of one thread.
 pub struct History {
     butterfly: Vec<i16>,
     counter: Vec<Option<Move>>,
+    /// Quiet moves by the move before them: row × (kind, destination).
+    continuation: Vec<i16>,
     /// Captures by moving piece × destination × captured kind.
     capture: Vec<i16>,
 }
@@ -33,6 +54,7 @@ impl Default for History {
         History {
             butterfly: vec![0; 2 * ORIGINS * 81],
             counter: vec![None; Piece::NUM * 81],
+            continuation: vec![0; CONT_ROWS * CONT_COLS],
             capture: vec![0; Piece::NUM * 81 * PieceType::NUM],
         }
     }
@@ -51,6 +73,7 @@ impl History {
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.counter.fill(None);
+        self.continuation.fill(0);
         self.capture.fill(0);
     }
 
@@ -92,6 +115,42 @@ impl History {
             &mut self.capture[Self::capture_index(moved, m, captured)],
             bonus,
         );
+    }
+
+    /// How well a quiet move leaving `kind` on `to` did after `row`'s move.
+    #[inline]
+    pub fn continuation(&self, row: ContinuationRow, kind: PieceType, to: Square) -> i32 {
+        self.continuation[row.0 + kind.index() * 81 + to.index()] as i32
+    }
+
+    /// Sum of [`History::continuation`] over the rows that exist.
+    #[inline]
+    pub fn continuations(
+        &self,
+        rows: &[Option<ContinuationRow>; 2],
+        kind: PieceType,
+        to: Square,
+    ) -> i32 {
+        rows.iter()
+            .flatten()
+            .map(|&row| self.continuation(row, kind, to))
+            .sum()
+    }
+
+    /// Rewards or punishes a quiet move in every existing row.
+    pub fn update_continuations(
+        &mut self,
+        rows: &[Option<ContinuationRow>; 2],
+        kind: PieceType,
+        to: Square,
+        bonus: i32,
+    ) {
+        for row in rows.iter().flatten() {
+            apply_bonus(
+                &mut self.continuation[row.0 + kind.index() * 81 + to.index()],
+                bonus,
+            );
+        }
     }
 
     /// The quiet move that last refuted `piece` arriving on `prev.to()`.
@@ -147,5 +206,26 @@ mod tests {
         assert_eq!(h.capture(bishop, m, Piece::NONE), -500);
         h.clear();
         assert_eq!(h.capture(bishop, m, rook), 0);
+    }
+
+    #[test]
+    fn continuation_history_is_kept_per_previous_move() {
+        let mut h = History::default();
+        let sq = |usi: &str| Square::from_usi(usi.as_bytes()).unwrap();
+        let knight = Piece::new(Color::White, PieceType::Knight);
+        let after_knight = ContinuationRow::new(knight, sq("2c"));
+        let after_pawn = ContinuationRow::new(Piece::new(Color::White, PieceType::Pawn), sq("2c"));
+        let rows = [Some(after_knight), None];
+        for _ in 0..1000 {
+            h.update_continuations(&rows, PieceType::Gold, sq("3b"), 2000);
+        }
+        let learned = h.continuation(after_knight, PieceType::Gold, sq("3b"));
+        assert!(learned > HISTORY_MAX / 2 && learned <= HISTORY_MAX);
+        assert_eq!(h.continuations(&rows, PieceType::Gold, sq("3b")), learned);
+        assert_eq!(h.continuation(after_pawn, PieceType::Gold, sq("3b")), 0);
+        assert_eq!(h.continuation(after_knight, PieceType::Silver, sq("3b")), 0);
+        assert_eq!(h.continuations(&[None, None], PieceType::Gold, sq("3b")), 0);
+        h.clear();
+        assert_eq!(h.continuation(after_knight, PieceType::Gold, sq("3b")), 0);
     }
 }

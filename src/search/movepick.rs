@@ -4,11 +4,12 @@
 //! counter-move, quiet moves and drops by history, and the losing
 //! captures last. In check every evasion is scored in one list.
 
-use super::history::History;
+use super::history::{ContinuationRow, History};
 use super::see::{captured_value, moved_kind, see_ge};
 use crate::eval::piece_value;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
+use crate::types::Color;
 use arrayvec::ArrayVec;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -69,6 +70,8 @@ pub struct MovePicker {
     captures_only: bool,
     /// Set by the search once late quiet moves are not worth trying.
     pub skip_quiets: bool,
+    /// Continuation-history rows of the moves one and two plies back.
+    pub continuation_rows: [Option<ContinuationRow>; 2],
 }
 
 impl MovePicker {
@@ -107,6 +110,7 @@ impl MovePicker {
             bad_index: 0,
             captures_only: false,
             skip_quiets: false,
+            continuation_rows: [None; 2],
         }
     }
 
@@ -117,6 +121,14 @@ impl MovePicker {
         let mut picker = MovePicker::new(pos, hash_move, [None; 3]);
         picker.captures_only = true;
         picker
+    }
+
+    /// Ordering score of quiet `m`: what it did here and after the moves
+    /// that led here.
+    #[inline]
+    fn quiet_score(&self, pos: &Position, history: &History, us: Color, m: Move) -> i32 {
+        history.quiet(us, m)
+            + history.continuations(&self.continuation_rows, moved_kind(pos, m), m.to())
     }
 
     /// Whether the current stage hands out quiet moves that came from
@@ -191,7 +203,8 @@ impl MovePicker {
                     self.list.clear();
                     for m in moves {
                         if Some(m) != self.hash_move && !self.refutations.contains(&m) {
-                            self.list.push((m, history.quiet(us, m)));
+                            let score = self.quiet_score(pos, history, us, m);
+                            self.list.push((m, score));
                         }
                     }
                     self.next = 0;
@@ -223,7 +236,7 @@ impl MovePicker {
                         let score = if pos.is_capture(m) {
                             1_000_000 + mvv_lva(pos, m)
                         } else {
-                            history.quiet(us, m)
+                            self.quiet_score(pos, history, us, m)
                         };
                         self.list.push((m, score));
                     }
