@@ -54,7 +54,10 @@ impl<T: Zeroable> LargeTable<T> {
     }
 
     fn layout(len: usize) -> Layout {
-        let bytes = (len * std::mem::size_of::<T>()).max(1);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .expect("table size fits in memory")
+            .max(1);
         let align = HUGE_PAGE.max(std::mem::align_of::<T>());
         Layout::from_size_align(bytes, align).expect("table size fits in memory")
     }

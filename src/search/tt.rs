@@ -25,7 +25,6 @@ const BUCKET_ENTRIES: usize = 4;
 const GENERATION_MASK: u8 = 0x3F;
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket {
     slots: [[AtomicU64; 2]; BUCKET_ENTRIES],
 }
