@@ -10,6 +10,7 @@
 //! allocation with the same alignment.
 
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
+use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
 /// Alignment of every table: one x86-64 huge page.
@@ -61,19 +62,23 @@ impl<T: Zeroable> LargeTable<T> {
         let align = HUGE_PAGE.max(std::mem::align_of::<T>());
         Layout::from_size_align(bytes, align).expect("table size fits in memory")
     }
+}
 
-    /// The elements.
+impl<T: Zeroable> Deref for LargeTable<T> {
+    type Target = [T];
+
     #[inline]
-    pub fn as_slice(&self) -> &[T] {
+    fn deref(&self) -> &[T] {
         // SAFETY: `ptr` points to `len` initialised (zeroed, Zeroable)
         // elements owned by self, alive as long as the borrow of self.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
+}
 
-    /// The elements, mutably.
+impl<T: Zeroable> DerefMut for LargeTable<T> {
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
-        // SAFETY: as in `as_slice`, and `&mut self` makes the access unique.
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access unique.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
@@ -111,23 +116,20 @@ mod tests {
     fn starts_zeroed_aligned_and_writable() {
         for len in [1, 3, 300_000] {
             let mut table = LargeTable::<AtomicU64>::new(len);
-            assert_eq!(table.as_slice().len(), len);
-            assert_eq!(table.as_slice().as_ptr() as usize % HUGE_PAGE, 0);
-            assert!(table
-                .as_slice()
-                .iter()
-                .all(|x| x.load(Ordering::Relaxed) == 0));
-            *table.as_mut_slice()[0].get_mut() = 5;
-            table.as_slice()[len - 1].store(7, Ordering::Relaxed);
-            assert_eq!(table.as_slice()[len - 1].load(Ordering::Relaxed), 7);
+            assert_eq!(table.len(), len);
+            assert_eq!(table.as_ptr() as usize % HUGE_PAGE, 0);
+            assert!(table.iter().all(|x| x.load(Ordering::Relaxed) == 0));
+            *table[0].get_mut() = 5;
+            table[len - 1].store(7, Ordering::Relaxed);
+            assert_eq!(table[len - 1].load(Ordering::Relaxed), 7);
             if len > 1 {
-                assert_eq!(table.as_slice()[0].load(Ordering::Relaxed), 5);
+                assert_eq!(table[0].load(Ordering::Relaxed), 5);
             }
         }
     }
 
     #[test]
     fn zero_length_requests_one_element() {
-        assert_eq!(LargeTable::<AtomicU64>::new(0).as_slice().len(), 1);
+        assert_eq!(LargeTable::<AtomicU64>::new(0).len(), 1);
     }
 }

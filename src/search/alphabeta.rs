@@ -460,8 +460,8 @@ impl Worker<'_> {
             if let Some(m) = best_move {
                 let bonus = history_bonus(depth);
                 if self.pos.is_quiet(m) {
-                    self.reward_quiet(ply, us, m, bonus, &quiets_tried, prev);
-                    self.reward_continuations(&continuation_rows, m, bonus, &quiets_tried);
+                    let rows = &continuation_rows;
+                    self.reward_quiet(ply, m, bonus, &quiets_tried, prev, rows);
                 } else {
                     self.update_capture_history(m, bonus);
                 }
@@ -536,24 +536,6 @@ impl Worker<'_> {
         frame.mv.map(|m| ContinuationRow::new(frame.moved, m.to()))
     }
 
-    /// Continuation-history updates after quiet `m` cut off: it gains
-    /// `bonus` after the moves that led here, the quiets tried before it lose it.
-    fn reward_continuations(
-        &mut self,
-        rows: &[Option<ContinuationRow>; 2],
-        m: Move,
-        bonus: i32,
-        tried: &[Move],
-    ) {
-        let kind = moved_kind(&self.pos, m);
-        self.history.update_continuations(rows, kind, m.to(), bonus);
-        for &q in tried {
-            let kind = moved_kind(&self.pos, q);
-            self.history
-                .update_continuations(rows, kind, q.to(), -bonus);
-        }
-    }
-
     /// Capture-history update of the capture or promotion `m`.
     fn update_capture_history(&mut self, m: Move, bonus: i32) {
         let moved = self.pos.piece_on(m.from());
@@ -561,20 +543,24 @@ impl Worker<'_> {
         self.history.update_capture(moved, m, captured, bonus);
     }
 
-    /// History, killer and counter-move updates after quiet `m` cut off
-    /// (`bonus` from [`history_bonus`]).
+    /// History (butterfly and continuation, after the moves of `rows`),
+    /// killer and counter-move updates after quiet `m` cut off (`bonus`
+    /// from [`history_bonus`]); the quiets tried before it lose the bonus.
     fn reward_quiet(
         &mut self,
         ply: usize,
-        us: crate::types::Color,
         m: Move,
         bonus: i32,
         tried: &[Move],
         prev: Option<(crate::types::Piece, Move)>,
+        rows: &[Option<ContinuationRow>; 2],
     ) {
-        self.history.update_quiet(us, m, bonus);
-        for &q in tried {
-            self.history.update_quiet(us, q, -bonus);
+        let us = self.pos.side_to_move();
+        let tried = tried.iter().map(|&q| (q, -bonus));
+        for (q, b) in std::iter::once((m, bonus)).chain(tried) {
+            self.history.update_quiet(us, q, b);
+            let kind = moved_kind(&self.pos, q);
+            self.history.update_continuations(rows, kind, q.to(), b);
         }
         let killers = &mut self.stack[ply].killers;
         if killers[0] != Some(m) {

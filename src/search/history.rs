@@ -1,8 +1,8 @@
 //! What a thread learns about moves while searching: a butterfly history
 //! per side, counter-moves and continuation history (how a quiet move did
 //! after a given move one and two plies earlier) for quiet moves, a
-//! capture history for captures. Kept per thread (Lazy SMP threads diverge partly because their
-//! histories do).
+//! capture history for captures. Kept per thread (Lazy SMP threads diverge
+//! partly because their histories do).
 
 use crate::moves::Move;
 use crate::types::{Color, Piece, PieceType, Square};
@@ -36,6 +36,12 @@ impl ContinuationRow {
     #[inline]
     pub fn new(piece: Piece, to: Square) -> ContinuationRow {
         ContinuationRow((piece.index() * 81 + to.index()) * CONT_COLS)
+    }
+
+    /// Index in the table of a quiet move leaving `kind` on `to`.
+    #[inline]
+    fn cell(self, kind: PieceType, to: Square) -> usize {
+        self.0 + kind.index() * 81 + to.index()
     }
 }
 
@@ -120,7 +126,7 @@ impl History {
     /// How well a quiet move leaving `kind` on `to` did after `row`'s move.
     #[inline]
     pub fn continuation(&self, row: ContinuationRow, kind: PieceType, to: Square) -> i32 {
-        self.continuation[row.0 + kind.index() * 81 + to.index()] as i32
+        self.continuation[row.cell(kind, to)] as i32
     }
 
     /// Sum of [`History::continuation`] over the rows that exist.
@@ -146,10 +152,7 @@ impl History {
         bonus: i32,
     ) {
         for row in rows.iter().flatten() {
-            apply_bonus(
-                &mut self.continuation[row.0 + kind.index() * 81 + to.index()],
-                bonus,
-            );
+            apply_bonus(&mut self.continuation[row.cell(kind, to)], bonus);
         }
     }
 

@@ -83,7 +83,7 @@ impl TranspositionTable {
 
     /// Empties every slot (between games, between bench positions).
     pub fn clear(&mut self) {
-        for bucket in self.buckets.as_mut_slice() {
+        for bucket in self.buckets.iter_mut() {
             for slot in &mut bucket.slots {
                 *slot[0].get_mut() = 0;
                 *slot[1].get_mut() = 0;
@@ -101,9 +101,8 @@ impl TranspositionTable {
 
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key uniformly onto any table length.
-        let buckets = self.buckets.as_slice();
-        let index = ((key as u128 * buckets.len() as u128) >> 64) as usize;
-        &buckets[index]
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
     }
 
     /// Asks the CPU to start loading `key`'s bucket, so that a probe a
@@ -196,10 +195,9 @@ impl TranspositionTable {
     /// Per mille of a sample of slots filled during the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) as u64;
-        let buckets = self.buckets.as_slice();
-        let sample = buckets.len().min(250);
+        let sample = self.buckets.len().min(250);
         let mut used = 0;
-        for bucket in &buckets[..sample] {
+        for bucket in &self.buckets[..sample] {
             for slot in &bucket.slots {
                 let data = slot[1].load(Ordering::Relaxed);
                 if (data >> 48) & 0xFF != 0 && data >> 58 == generation {
