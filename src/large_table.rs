@@ -104,6 +104,28 @@ fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
+/// Physical memory of this machine in MiB, where the system says.
+#[cfg(unix)]
+pub fn physical_memory_mb() -> Option<u64> {
+    // SAFETY: sysconf only reads system configuration values.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let bytes = u64::try_from(pages)
+        .ok()?
+        .checked_mul(u64::try_from(page_size).ok()?)?;
+    (bytes > 0).then_some(bytes >> 20)
+}
+
+/// Physical memory of this machine in MiB, where the system says.
+#[cfg(not(unix))]
+pub fn physical_memory_mb() -> Option<u64> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

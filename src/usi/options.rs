@@ -116,7 +116,9 @@ impl EngineOptions {
         };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" | "hash" => {
-                self.hash_mb = spin(1, MAX_HASH_MB)? as usize;
+                let mb = spin(1, MAX_HASH_MB)? as usize;
+                check_fits_in_memory(name, mb + self.mate_hash_mb)?;
+                self.hash_mb = mb;
                 Ok(OptionEffect::None)
             }
             "threads" => {
@@ -154,7 +156,9 @@ impl EngineOptions {
                 Ok(OptionEffect::None)
             }
             "matehash" => {
-                self.mate_hash_mb = spin(1, MAX_HASH_MB)? as usize;
+                let mb = spin(1, MAX_HASH_MB)? as usize;
+                check_fits_in_memory(name, self.hash_mb + mb)?;
+                self.mate_hash_mb = mb;
                 Ok(OptionEffect::None)
             }
             "rootmatems" => {
@@ -168,6 +172,18 @@ impl EngineOptions {
             "clearhash" => Ok(OptionEffect::ClearHash),
             _ => Err(format!("no such option '{}'", shorten(name))),
         }
+    }
+}
+
+/// Refuses hash sizes that together (`total_mb`, both tables) would take
+/// more than three quarters of physical memory: zeroing such a table gets
+/// the engine killed by the system, losing the game, instead of an error.
+fn check_fits_in_memory(name: &str, total_mb: usize) -> Result<(), String> {
+    match crate::large_table::physical_memory_mb() {
+        Some(memory) if total_mb as u64 > memory / 4 * 3 => Err(format!(
+            "option {name}: the hash tables would take {total_mb} MB of this machine's {memory} MB"
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -217,6 +233,23 @@ mod tests {
         ] {
             assert!(o.set(name, value).is_err(), "{name} {value:?}");
         }
+        assert_eq!(o, EngineOptions::default());
+    }
+
+    #[test]
+    fn hash_sizes_beyond_physical_memory_are_refused() {
+        let Some(memory) = crate::large_table::physical_memory_mb() else {
+            return;
+        };
+        let mut o = EngineOptions::default();
+        let too_big = (memory as usize).min(MAX_HASH_MB as usize);
+        if too_big as u64 > memory / 4 * 3 {
+            let err = o.set("USI_Hash", Some(&too_big.to_string())).unwrap_err();
+            assert!(err.contains("USI_Hash"), "{err}");
+            assert!(o.set("MateHash", Some(&too_big.to_string())).is_err());
+        }
+        assert!(check_fits_in_memory("USI_Hash", memory as usize).is_err());
+        assert!(check_fits_in_memory("USI_Hash", 1).is_ok());
         assert_eq!(o, EngineOptions::default());
     }
 
