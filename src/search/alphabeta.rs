@@ -4,6 +4,7 @@
 //! iterative reduction, late-move pruning and reductions, futility and
 //! SEE pruning, and check and singular extensions.
 
+use super::correction::{corrected_eval, CorrectionKeys};
 use super::history::{history_bonus, ContinuationRow};
 use super::mate1::mate_in_one;
 use super::movepick::MovePicker;
@@ -227,29 +228,33 @@ impl Worker<'_> {
             }
         }
 
-        // Static evaluation, sharpened by a hash score that bounds it.
-        let eval = if in_check {
-            -INFINITE
-        } else {
-            let raw = match tt_hit {
-                Some(hit) => hit.eval,
-                None => evaluate(&self.pos),
-            };
-            match tt_hit {
-                Some(hit)
-                    if hit.score.abs() < MATE_BOUND
-                        && match hit.bound {
-                            Bound::Exact => true,
-                            Bound::Lower => hit.score > raw,
-                            Bound::Upper => hit.score < raw,
-                        } =>
-                {
-                    hit.score
-                }
-                _ => raw,
+        // Static evaluation, corrected by what searches of positions with
+        // the same structures found, then sharpened by a hash score that
+        // bounds it.
+        let us = self.pos.side_to_move();
+        let correction_keys = (!in_check).then(|| CorrectionKeys::new(&self.pos));
+        let (raw_eval, eval) = match correction_keys {
+            None => (-INFINITE, -INFINITE),
+            Some(keys) => {
+                let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+                let correction = self.history.correction.correction(us, keys);
+                let corrected = corrected_eval(raw, correction);
+                let eval = match tt_hit {
+                    Some(hit)
+                        if hit.score.abs() < MATE_BOUND
+                            && match hit.bound {
+                                Bound::Exact => true,
+                                Bound::Lower => hit.score > corrected,
+                                Bound::Upper => hit.score < corrected,
+                            } =>
+                    {
+                        hit.score
+                    }
+                    _ => corrected,
+                };
+                (raw, eval)
             }
         };
-        let raw_eval = tt_hit.map_or(eval, |h| h.eval);
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
         self.stack[ply + 1].killers = [None; 2];
@@ -295,7 +300,6 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let us = self.pos.side_to_move();
         let prev = if ply >= 1 {
             self.stack[ply - 1]
                 .mv
@@ -481,6 +485,21 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
+        if let Some(keys) = correction_keys {
+            // Learn from results that say how wrong the evaluation was:
+            // not from a capture's gain, a mate, or a bound on the
+            // wrong side of the evaluation.
+            let quiet_best = best_move.map_or(true, |m| self.pos.is_quiet(m));
+            let informative = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > raw_eval,
+                Bound::Upper => best_score < raw_eval,
+            };
+            if quiet_best && informative && best_score.abs() < MATE_BOUND {
+                let error = best_score - raw_eval;
+                self.history.correction.update(us, keys, depth, error);
+            }
+        }
         self.shared.tt.store(
             key,
             best_move,

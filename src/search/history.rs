@@ -4,6 +4,7 @@
 //! capture history for captures. Kept per thread (Lazy SMP threads diverge
 //! partly because their histories do).
 
+use super::correction::CorrectionHistory;
 use crate::moves::Move;
 use crate::types::{Color, Piece, PieceType, Square};
 
@@ -53,6 +54,8 @@ pub struct History {
     continuation: Vec<i16>,
     /// Captures by moving piece × destination × captured kind.
     capture: Vec<i16>,
+    /// Static-evaluation errors by pawn and castle structure.
+    pub correction: CorrectionHistory,
 }
 
 impl Default for History {
@@ -62,6 +65,7 @@ impl Default for History {
             counter: vec![None; Piece::NUM * 81],
             continuation: vec![0; CONT_ROWS * CONT_COLS],
             capture: vec![0; Piece::NUM * 81 * PieceType::NUM],
+            correction: CorrectionHistory::default(),
         }
     }
 }
@@ -81,6 +85,7 @@ impl History {
         self.counter.fill(None);
         self.continuation.fill(0);
         self.capture.fill(0);
+        self.correction.clear();
     }
 
     #[inline]

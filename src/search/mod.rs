@@ -6,13 +6,15 @@
 //!
 //! Layout: `thread.rs` (iterative deepening, aspiration), `alphabeta.rs`
 //! (root and interior nodes), `qsearch.rs`, `movepick.rs` (staged move
-//! ordering) with `history.rs` and `see.rs`, `mate1.rs` (one-move mates),
+//! ordering) with `history.rs` and `see.rs`, `correction.rs` (static
+//! evaluation corrected by past search results), `mate1.rs` (one-move mates),
 //! `tt.rs` (shared hash table), `smp.rs` (Lazy SMP threads), `values.rs`
 //! (score scale), `bench.rs` (node-count signature).
 
 mod alphabeta;
 pub mod bench;
 pub mod control;
+mod correction;
 mod history;
 pub mod limits;
 mod mate1;

@@ -2,6 +2,7 @@
 //! in check) until the position is quiet, so that the static evaluation is
 //! never taken in the middle of an exchange.
 
+use super::correction::{corrected_eval, CorrectionKeys};
 use super::movepick::MovePicker;
 use super::report::Bound;
 use super::see::captured_value;
@@ -47,20 +48,23 @@ impl Worker<'_> {
         }
 
         let original_alpha = alpha;
-        let (mut best_score, raw_eval) = if in_check {
-            (-INFINITE, -INFINITE + 1)
+        let (mut best_score, stand_pat, raw_eval) = if in_check {
+            (-INFINITE, -INFINITE, -INFINITE + 1)
         } else {
             let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
-            if raw >= beta {
+            let us = self.pos.side_to_move();
+            let keys = CorrectionKeys::new(&self.pos);
+            let stand_pat = corrected_eval(raw, self.history.correction.correction(us, keys));
+            if stand_pat >= beta {
                 if tt_hit.is_none() {
                     self.shared
                         .tt
-                        .store(key, None, to_tt(raw, ply), raw, 0, Bound::Lower);
+                        .store(key, None, to_tt(stand_pat, ply), raw, 0, Bound::Lower);
                 }
-                return raw;
+                return stand_pat;
             }
-            alpha = alpha.max(raw);
-            (raw, raw)
+            alpha = alpha.max(stand_pat);
+            (stand_pat, stand_pat, raw)
         };
 
         let mut picker = MovePicker::new_quiescence(&self.pos, tt_hit.and_then(|h| h.mv));
@@ -72,7 +76,7 @@ impl Worker<'_> {
             if !in_check
                 && !m.is_promotion()
                 && best_score > -MATE_BOUND
-                && raw_eval + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
+                && stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
             {
                 continue;
             }
