@@ -489,7 +489,7 @@ impl Worker<'_> {
             // Learn from results that say how wrong the evaluation was:
             // not from a capture's gain, a mate, or a bound on the
             // wrong side of the evaluation.
-            let quiet_best = best_move.map_or(true, |m| self.pos.is_quiet(m));
+            let quiet_best = best_move.is_none_or(|m| self.pos.is_quiet(m));
             let informative = match bound {
                 Bound::Exact => true,
                 Bound::Lower => best_score > raw_eval,
