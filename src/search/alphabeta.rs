@@ -4,7 +4,7 @@
 //! iterative reduction, late-move pruning and reductions, futility and
 //! SEE pruning, and check and singular extensions.
 
-use super::correction::{corrected_eval, CorrectionKeys};
+use super::correction::CorrectionKeys;
 use super::history::{history_bonus, ContinuationRow};
 use super::mate1::mate_in_one;
 use super::movepick::MovePicker;
@@ -237,16 +237,11 @@ impl Worker<'_> {
             None => (-INFINITE, -INFINITE),
             Some(keys) => {
                 let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
-                let correction = self.history.correction.correction(us, keys);
-                let corrected = corrected_eval(raw, correction);
+                let corrected = self.history.correction.corrected(us, keys, raw);
                 let eval = match tt_hit {
                     Some(hit)
                         if hit.score.abs() < MATE_BOUND
-                            && match hit.bound {
-                                Bound::Exact => true,
-                                Bound::Lower => hit.score > corrected,
-                                Bound::Upper => hit.score < corrected,
-                            } =>
+                            && hit.bound.improves_on(hit.score, corrected) =>
                     {
                         hit.score
                     }
@@ -490,11 +485,7 @@ impl Worker<'_> {
             // not from a capture's gain, a mate, or a bound on the
             // wrong side of the evaluation.
             let quiet_best = best_move.is_none_or(|m| self.pos.is_quiet(m));
-            let informative = match bound {
-                Bound::Exact => true,
-                Bound::Lower => best_score > raw_eval,
-                Bound::Upper => best_score < raw_eval,
-            };
+            let informative = bound.improves_on(best_score, raw_eval);
             if quiet_best && informative && best_score.abs() < MATE_BOUND {
                 let error = best_score - raw_eval;
                 self.history.correction.update(us, keys, depth, error);

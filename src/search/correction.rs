@@ -25,13 +25,6 @@ const LIMIT: i32 = 240;
 const MAX_WEIGHT: i32 = 16;
 const WEIGHT_SCALE: i32 = 256;
 
-/// `raw` static evaluation plus `correction`, kept inside the evaluation's
-/// range so that no corrected score looks like a mate.
-#[inline]
-pub fn corrected_eval(raw: i32, correction: i32) -> i32 {
-    (raw + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-}
-
 /// Keys of the two structures of a position, from the side to move's view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct CorrectionKeys {
@@ -108,10 +101,18 @@ impl CorrectionHistory {
 
     /// Amount to add to the side to move's (`us`) static evaluation.
     #[inline]
-    pub fn correction(&self, us: Color, keys: CorrectionKeys) -> i32 {
+    fn correction(&self, us: Color, keys: CorrectionKeys) -> i32 {
         let pawns = self.pawns[Self::slot(us, keys.pawns)];
         let castles = self.castles[Self::slot(us, keys.castles)];
         (pawns + castles) / (2 * GRAIN)
+    }
+
+    /// The side to move's `raw` static evaluation plus its correction, kept
+    /// inside the evaluation's range so that no corrected score looks like
+    /// a mate.
+    #[inline]
+    pub fn corrected(&self, us: Color, keys: CorrectionKeys, raw: i32) -> i32 {
+        (raw + self.correction(us, keys)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Records that a search of `depth` scored `error` above the static

@@ -2,7 +2,7 @@
 //! in check) until the position is quiet, so that the static evaluation is
 //! never taken in the middle of an exchange.
 
-use super::correction::{corrected_eval, CorrectionKeys};
+use super::correction::CorrectionKeys;
 use super::movepick::MovePicker;
 use super::report::Bound;
 use super::see::captured_value;
@@ -54,7 +54,7 @@ impl Worker<'_> {
             let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
             let us = self.pos.side_to_move();
             let keys = CorrectionKeys::new(&self.pos);
-            let stand_pat = corrected_eval(raw, self.history.correction.correction(us, keys));
+            let stand_pat = self.history.correction.corrected(us, keys, raw);
             if stand_pat >= beta {
                 if tt_hit.is_none() {
                     self.shared

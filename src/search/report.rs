@@ -24,6 +24,18 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether `score`, with this bound, says more about the true score
+    /// than the estimate `value` does: exact, or a bound beyond `value`.
+    pub fn improves_on(self, score: i32, value: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > value,
+            Bound::Upper => score < value,
+        }
+    }
+}
+
 /// One principal variation of one iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
