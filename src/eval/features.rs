@@ -18,8 +18,9 @@
 //! The features fall in two parts. The piece-square part (material, hand,
 //! the placement tables, king placement) is a sum over single pieces, so
 //! the position keeps its weighted sum up to date move by move
-//! ([`super::psq`]); the dynamic part (attacks, king safety, hanging
-//! pieces, tempo) depends on how pieces interact and is extracted per call.
+//! ([`super::psq`]); the dynamic part (attacks, king safety and the
+//! control map around each king, hanging pieces, tempo) depends on how
+//! pieces interact and is extracted per call.
 
 use crate::attacks::{
     bishop_attacks, dragon_attacks, gold_attacks, horse_attacks, king_attacks, knight_attacks,
@@ -63,6 +64,15 @@ const MAX_ATTACKERS: usize = 7;
 const MAX_HAND_VARIETY: usize = 4;
 const MAX_ROOK_LIKE: usize = 2;
 const MAX_CAMP_PIECES: usize = 10;
+
+/// The king-control map covers the squares up to two files (folded: 0..=2)
+/// and two ranks (-2..=2, towards the enemy first) from each king.
+const CONTROL_FILES: usize = 3;
+const CONTROL_RANKS: usize = 5;
+/// States of one square of the map: enemy attackers (0, 1, 2+) × own
+/// defenders other than the king (0, 1, 2+) × what stands there (empty,
+/// own piece, enemy piece) × whether the enemy has a non-pawn piece in hand.
+const CONTROL_STATES: usize = 3 * 3 * 3 * 2;
 
 /// Start of each feature block in the flat weight vector.
 pub mod layout {
@@ -109,8 +119,11 @@ pub mod layout {
     pub const THREAT_THEM: usize = THREAT_US + GROUPS;
     /// Bonus for having the move.
     pub const TEMPO: usize = THREAT_THEM + GROUPS;
+    /// Who controls each square around a king: cell (file distance ×
+    /// rank offset) × square state (see `CONTROL_STATES`).
+    pub const KING_CONTROL: usize = TEMPO + 1;
     /// Total number of features (length of the weight vector).
-    pub const NUM: usize = TEMPO + 1;
+    pub const NUM: usize = KING_CONTROL + CONTROL_FILES * CONTROL_RANKS * CONTROL_STATES;
 
     /// Hand block offset of kind `index` (1..=7).
     pub(super) const HAND_START: [usize; 8] = {
@@ -164,6 +177,56 @@ static KING_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] = {
                     king.relative_rank(color),
                 );
                 cells[owner][k][s] = cell as u8;
+                s += 1;
+            }
+            k += 1;
+        }
+        owner += 1;
+    }
+    cells
+};
+
+/// Squares of each king's control map: the 5×5 block around it, clipped
+/// to the board, without the king's own square.
+static CONTROL_REGION: [Bitboard; Square::NUM] = {
+    let mut regions = [Bitboard::EMPTY; Square::NUM];
+    let mut k = 0;
+    while k < Square::NUM {
+        let king = Square::from_index_unchecked(k);
+        let mut s = 0;
+        while s < Square::NUM {
+            let sq = Square::from_index_unchecked(s);
+            if s != k
+                && sq.file().abs_diff(king.file()) <= 2
+                && sq.rank().abs_diff(king.rank()) <= 2
+            {
+                regions[k] = regions[k].with(sq);
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    regions
+};
+
+/// Control-map cell of each square by owner and king square (ranks
+/// relative to the owner); only squares of [`CONTROL_REGION`] are used.
+static CONTROL_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] = {
+    let mut cells = [[[0u8; Square::NUM]; Square::NUM]; 2];
+    let mut owner = 0;
+    while owner < 2 {
+        let color = Color::ALL[owner];
+        let mut k = 0;
+        while k < Square::NUM {
+            let king = Square::from_index_unchecked(k);
+            let mut s = 0;
+            while s < Square::NUM {
+                let sq = Square::from_index_unchecked(s);
+                let df = sq.file().abs_diff(king.file()) as usize;
+                let dr = sq.relative_rank(color) as i32 - king.relative_rank(color) as i32;
+                if df <= 2 && dr.abs() <= 2 {
+                    cells[owner][k][s] = (df * CONTROL_RANKS + (dr + 2) as usize) as u8;
+                }
                 s += 1;
             }
             k += 1;
@@ -256,6 +319,8 @@ pub(crate) fn pieces_by_group(pos: &Position, color: Color) -> [(Bitboard, usize
 struct SideAttacks {
     /// Squares attacked by pieces other than the king.
     by_pieces: Bitboard,
+    /// Squares attacked by two or more of them.
+    twice: Bitboard,
     /// Squares attacked by pawns.
     by_pawns: Bitboard,
     /// Squares attacked by pawns and minor pieces (lance to gold-like).
@@ -316,6 +381,7 @@ impl PieceWalker {
         if mobility != 0 {
             sink.add(layout::MOBILITY + group, self.sign * mobility);
         }
+        self.attacks.twice |= self.attacks.by_pieces & attacks;
         self.attacks.by_pieces |= attacks;
         self.attacks.zone_attackers += zone_attackers as usize;
     }
@@ -330,9 +396,11 @@ impl PieceWalker {
         attacks_from: impl Fn(Square) -> Bitboard,
     ) {
         let mut all = Bitboard::EMPTY;
+        let mut twice = self.attacks.twice;
         let mut zone_attackers = 0;
         for sq in pieces {
             let attacks = attacks_from(sq);
+            twice |= (all | self.attacks.by_pieces) & attacks;
             // Mobility counts each attacked square once per piece.
             let mobility = (attacks - self.own).count() as i32;
             if mobility != 0 {
@@ -342,6 +410,7 @@ impl PieceWalker {
             zone_attackers += u32::from((attacks & self.enemy_zone).is_nonempty());
         }
         self.attacks.by_pieces |= all;
+        self.attacks.twice = twice;
         if group <= GOLD_LIKE {
             self.attacks.by_minors |= all;
         }
@@ -455,6 +524,7 @@ pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
         let sign = if color == us { 1 } else { -1 };
         let them = color.flip();
         king_safety(pos, color, sign, &side, &zones, sink);
+        king_control(pos, color, sign, &side, sink);
         entering_king(pos, color, sign, sink);
         let defended = side[color.index()].by_pieces | zones[color.index()];
         let attacked = side[them.index()].by_pieces | zones[them.index()];
@@ -563,6 +633,48 @@ fn king_safety<S: FeatureSink>(
     );
 }
 
+/// The control map around `color`'s king: for each nearby square, how
+/// many enemy pieces attack it, how many own pieces defend it, what stands
+/// on it, and whether the enemy could drop a piece there. Single-square
+/// counts miss what matters most to a castle, which squares of it the
+/// enemy already outnumbers.
+fn king_control<S: FeatureSink>(
+    pos: &Position,
+    color: Color,
+    sign: i32,
+    side: &[SideAttacks; 2],
+    sink: &mut S,
+) {
+    let them = color.flip();
+    let king = pos.king_square(color);
+    let (own, enemy) = (&side[color.index()], &side[them.index()]);
+    let (own_pieces, enemy_pieces) = (pos.pieces_of(color), pos.pieces_of(them));
+    let enemy_hand = pos.hand(them);
+    let droppable = usize::from(enemy_hand.total() > enemy_hand.count(PieceType::Pawn));
+    let block = layout::KING_CONTROL + droppable;
+    // The map spans at most five files, 45 consecutive bits of the
+    // file-major bitboards: shifted down to one u64, each square's state
+    // is a handful of single-bit extractions.
+    let base = u32::from(king.file().saturating_sub(2)) * 9;
+    let narrow = |b: Bitboard| (b.0 >> base) as u64;
+    let (enemy_once, enemy_twice) = (narrow(enemy.by_pieces), narrow(enemy.twice));
+    let (own_once, own_twice) = (narrow(own.by_pieces), narrow(own.twice));
+    let (own_on, enemy_on) = (narrow(own_pieces), narrow(enemy_pieces));
+    let cells = &CONTROL_CELLS[color.index()][king.index()][base as usize..];
+    let mut region = narrow(CONTROL_REGION[king.index()]);
+    while region != 0 {
+        let j = region.trailing_zeros();
+        region &= region - 1;
+        let bit = |plane: u64| ((plane >> j) & 1) as usize;
+        let attackers = bit(enemy_once) + bit(enemy_twice);
+        let defenders = bit(own_once) + bit(own_twice);
+        let occupant = bit(own_on) + 2 * bit(enemy_on);
+        let state = ((attackers * 3 + defenders) * 3 + occupant) * 2;
+        let cell = cells[j as usize] as usize;
+        sink.add(block + cell * CONTROL_STATES + state, sign);
+    }
+}
+
 /// Entering-king progress: with the king in the enemy camp, each own piece
 /// there brings the declaration (and safety from mate) closer.
 fn entering_king<S: FeatureSink>(pos: &Position, color: Color, sign: i32, sink: &mut S) {
@@ -624,7 +736,21 @@ pub fn feature_name(index: usize) -> String {
         i if i < THREAT_US => format!("hanging-them {}", GROUP_NAMES[i - HANGING_THEM]),
         i if i < THREAT_THEM => format!("threat-us {}", GROUP_NAMES[i - THREAT_US]),
         i if i < TEMPO => format!("threat-them {}", GROUP_NAMES[i - THREAT_THEM]),
-        _ => "tempo".to_string(),
+        TEMPO => "tempo".to_string(),
+        i => {
+            let (cell, state) = (
+                (i - KING_CONTROL) / CONTROL_STATES,
+                (i - KING_CONTROL) % CONTROL_STATES,
+            );
+            let (df, dr) = (cell / CONTROL_RANKS, cell % CONTROL_RANKS);
+            let (attackers, defenders, occupant, droppable) =
+                (state / 18, state / 6 % 3, state / 2 % 3, state % 2);
+            let occupant = ["empty", "own", "enemy"][occupant];
+            format!(
+                "king-control df={df} dr={} attackers {attackers} defenders {defenders} {occupant} droppable {droppable}",
+                dr as i32 - 2
+            )
+        }
     }
 }
 
@@ -685,6 +811,39 @@ pub fn initial_weights() -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
+    /// Collects feature counts by name.
+    #[derive(Default)]
+    struct Named(HashMap<String, i32>);
+
+    impl FeatureSink for Named {
+        fn add(&mut self, index: usize, count: i32) {
+            *self.0.entry(feature_name(index)).or_default() += count;
+        }
+    }
+
+    #[test]
+    fn king_control_counts_attackers_defenders_occupant_and_drops() {
+        // Black's pawn on 5g: attacked by the rook on 5a, defended by the
+        // gold on 4h; White holds a gold to drop.
+        let pos = Position::from_sfen("4r3k/9/9/9/9/9/4P4/5G3/4K4 b g 1").unwrap();
+        let mut named = Named::default();
+        extract(&pos, &mut named);
+        let square = "king-control df=0 dr=-2 attackers 1 defenders 1 own droppable 1";
+        assert_eq!(named.0.get(square), Some(&1), "{:?}", named.0);
+        let black_cells: i32 = named
+            .0
+            .iter()
+            .filter(|(name, &n)| name.starts_with("king-control") && n > 0)
+            .map(|(_, &n)| n)
+            .sum();
+        // 5×5 around 5i, clipped by the board edge, less the king's square.
+        assert_eq!(black_cells, 14);
+        // White's king in the corner, on its own back rank; no black hand.
+        let empty_corner = "king-control df=1 dr=-1 attackers 0 defenders 0 empty droppable 0";
+        assert!(named.0.get(empty_corner).is_some_and(|&n| n < 0));
+    }
 
     #[test]
     fn king_view_cells_match_the_formula() {

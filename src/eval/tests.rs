@@ -142,12 +142,14 @@ fn colour_flipped_positions_score_the_same() {
         let sfen = pos.to_sfen();
         let flipped = Position::from_sfen(&flip_sfen(&sfen)).unwrap();
         assert_eq!(evaluate(&pos), evaluate(&flipped), "{sfen}");
-        let initial = initial_as_i16();
-        assert_eq!(
-            evaluate_with(&pos, &initial),
-            evaluate_with(&flipped, &initial),
-            "{sfen}"
-        );
+        // Any weights, so that every feature block is covered.
+        for weights in [initial_as_i16(), random_weights(3)] {
+            assert_eq!(
+                evaluate_with(&pos, &weights),
+                evaluate_with(&flipped, &weights),
+                "{sfen}"
+            );
+        }
     }
 }
 
@@ -157,6 +159,12 @@ fn mirrored_positions_score_the_same() {
         let sfen = pos.to_sfen();
         let mirrored = Position::from_sfen(&mirror_sfen(&sfen)).unwrap();
         assert_eq!(evaluate(&pos), evaluate(&mirrored), "{sfen}");
+        let weights = random_weights(5);
+        assert_eq!(
+            evaluate_with(&pos, &weights),
+            evaluate_with(&mirrored, &weights),
+            "{sfen}"
+        );
     }
 }
 
