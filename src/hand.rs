@@ -81,6 +81,13 @@ impl Hand {
         self.0.wrapping_sub(other.0) & BORROW_MASK == 0
     }
 
+    /// Whether the hand holds anything but pawns (pawns take the lowest
+    /// field, and its guard bit is clear in a valid hand).
+    #[inline]
+    pub const fn has_non_pawn(self) -> bool {
+        self.0 >> SHIFT[PieceType::Lance as usize] != 0
+    }
+
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         PieceType::HAND.iter().map(|&k| self.count(k)).sum()
@@ -96,6 +103,24 @@ impl Hand {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_pawn_pieces_are_told_from_pawns() {
+        let mut h = Hand::EMPTY;
+        assert!(!h.has_non_pawn());
+        for _ in 0..18 {
+            h.add(PieceType::Pawn);
+        }
+        assert!(!h.has_non_pawn());
+        for kind in PieceType::HAND
+            .into_iter()
+            .filter(|&k| k != PieceType::Pawn)
+        {
+            let mut with = h;
+            with.add(kind);
+            assert!(with.has_non_pawn(), "{kind:?}");
+        }
+    }
 
     #[test]
     fn counts_are_independent() {

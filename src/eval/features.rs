@@ -155,36 +155,42 @@ const fn king_cell(
     (group * FILE_SPAN + df) * RANK_SPAN + dr
 }
 
+/// A compile-time table of one byte per owner, king square and square,
+/// each entry `$cell` of `$color` (the owner), `$king` and `$sq`.
+macro_rules! owner_king_square_table {
+    (|$color:ident, $king:ident, $sq:ident| $cell:expr) => {{
+        let mut table = [[[0u8; Square::NUM]; Square::NUM]; 2];
+        let mut owner = 0;
+        while owner < 2 {
+            let $color = Color::ALL[owner];
+            let mut k = 0;
+            while k < Square::NUM {
+                let $king = Square::from_index_unchecked(k);
+                let mut s = 0;
+                while s < Square::NUM {
+                    let $sq = Square::from_index_unchecked(s);
+                    table[owner][k][s] = $cell;
+                    s += 1;
+                }
+                k += 1;
+            }
+            owner += 1;
+        }
+        table
+    }};
+}
+
 /// [`king_cell`] of group 0 by owner, king square and piece square (ranks
 /// relative to the owner), so that a lookup needs no division: a king move
 /// sums a cell for every piece on the board.
-static KING_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] = {
-    let mut cells = [[[0u8; Square::NUM]; Square::NUM]; 2];
-    let mut owner = 0;
-    while owner < 2 {
-        let color = Color::ALL[owner];
-        let mut k = 0;
-        while k < Square::NUM {
-            let king = Square::from_index_unchecked(k);
-            let mut s = 0;
-            while s < Square::NUM {
-                let sq = Square::from_index_unchecked(s);
-                let cell = king_cell(
-                    0,
-                    sq.file(),
-                    sq.relative_rank(color),
-                    king.file(),
-                    king.relative_rank(color),
-                );
-                cells[owner][k][s] = cell as u8;
-                s += 1;
-            }
-            k += 1;
-        }
-        owner += 1;
-    }
-    cells
-};
+static KING_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] =
+    owner_king_square_table!(|color, king, sq| king_cell(
+        0,
+        sq.file(),
+        sq.relative_rank(color),
+        king.file(),
+        king.relative_rank(color),
+    ) as u8);
 
 /// Squares of each king's control map: the 5×5 block around it, clipped
 /// to the board, without the king's own square.
@@ -209,32 +215,21 @@ static CONTROL_REGION: [Bitboard; Square::NUM] = {
     regions
 };
 
-/// Control-map cell of each square by owner and king square (ranks
-/// relative to the owner); only squares of [`CONTROL_REGION`] are used.
-static CONTROL_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] = {
-    let mut cells = [[[0u8; Square::NUM]; Square::NUM]; 2];
-    let mut owner = 0;
-    while owner < 2 {
-        let color = Color::ALL[owner];
-        let mut k = 0;
-        while k < Square::NUM {
-            let king = Square::from_index_unchecked(k);
-            let mut s = 0;
-            while s < Square::NUM {
-                let sq = Square::from_index_unchecked(s);
-                let df = sq.file().abs_diff(king.file()) as usize;
-                let dr = sq.relative_rank(color) as i32 - king.relative_rank(color) as i32;
-                if df <= 2 && dr.abs() <= 2 {
-                    cells[owner][k][s] = (df * CONTROL_RANKS + (dr + 2) as usize) as u8;
-                }
-                s += 1;
-            }
-            k += 1;
-        }
-        owner += 1;
+/// Control-map cell of `sq` for `color`'s king on `king` (ranks relative
+/// to the owner); 0 outside the map, whose squares are [`CONTROL_REGION`].
+const fn control_cell(color: Color, king: Square, sq: Square) -> u8 {
+    let df = sq.file().abs_diff(king.file()) as usize;
+    let dr = sq.relative_rank(color) as i32 - king.relative_rank(color) as i32;
+    if df <= 2 && dr.abs() <= 2 {
+        (df * CONTROL_RANKS + (dr + 2) as usize) as u8
+    } else {
+        0
     }
-    cells
-};
+}
+
+/// [`control_cell`] by owner, king square and square.
+static CONTROL_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] =
+    owner_king_square_table!(|color, king, sq| control_cell(color, king, sq));
 
 /// Placement-table group of a piece of `kind` (not the king).
 #[inline]
@@ -612,7 +607,7 @@ fn king_safety<S: FeatureSink>(
         sign,
     );
 
-    let has_droppable = enemy_hand.total() > enemy_hand.count(PieceType::Pawn);
+    let has_droppable = enemy_hand.has_non_pawn();
     let empty_undefended = ((zone - pos.occupied()) - own_defence).count() as usize;
     sink.add(
         layout::DROP_TARGETS + empty_undefended * 2 + usize::from(has_droppable),
@@ -649,8 +644,7 @@ fn king_control<S: FeatureSink>(
     let king = pos.king_square(color);
     let (own, enemy) = (&side[color.index()], &side[them.index()]);
     let (own_pieces, enemy_pieces) = (pos.pieces_of(color), pos.pieces_of(them));
-    let enemy_hand = pos.hand(them);
-    let droppable = usize::from(enemy_hand.total() > enemy_hand.count(PieceType::Pawn));
+    let droppable = usize::from(pos.hand(them).has_non_pawn());
     let block = layout::KING_CONTROL + droppable;
     // The map spans at most five files, 45 consecutive bits of the
     // file-major bitboards: shifted down to one u64, each square's state

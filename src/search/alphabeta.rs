@@ -71,8 +71,7 @@ pub(crate) fn repetition_score(pos: &Position, ply: usize) -> Option<i32> {
 fn has_non_pawn_material(pos: &Position) -> bool {
     let us = pos.side_to_move();
     let pawns_and_king = pos.pieces(us, PieceType::Pawn) | pos.pieces(us, PieceType::King);
-    let hand = pos.hand(us);
-    (pos.pieces_of(us) - pawns_and_king).is_nonempty() || hand.total() > hand.count(PieceType::Pawn)
+    (pos.pieces_of(us) - pawns_and_king).is_nonempty() || pos.hand(us).has_non_pawn()
 }
 
 impl Worker<'_> {
