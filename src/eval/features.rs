@@ -192,44 +192,9 @@ static KING_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] =
         king.relative_rank(color),
     ) as u8);
 
-/// Squares of each king's control map: the 5×5 block around it, clipped
-/// to the board, without the king's own square.
-static CONTROL_REGION: [Bitboard; Square::NUM] = {
-    let mut regions = [Bitboard::EMPTY; Square::NUM];
-    let mut k = 0;
-    while k < Square::NUM {
-        let king = Square::from_index_unchecked(k);
-        let mut s = 0;
-        while s < Square::NUM {
-            let sq = Square::from_index_unchecked(s);
-            if s != k
-                && sq.file().abs_diff(king.file()) <= 2
-                && sq.rank().abs_diff(king.rank()) <= 2
-            {
-                regions[k] = regions[k].with(sq);
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    regions
-};
-
-/// Control-map cell of `sq` for `color`'s king on `king` (ranks relative
-/// to the owner); 0 outside the map, whose squares are [`CONTROL_REGION`].
-const fn control_cell(color: Color, king: Square, sq: Square) -> u8 {
-    let df = sq.file().abs_diff(king.file()) as usize;
-    let dr = sq.relative_rank(color) as i32 - king.relative_rank(color) as i32;
-    if df <= 2 && dr.abs() <= 2 {
-        (df * CONTROL_RANKS + (dr + 2) as usize) as u8
-    } else {
-        0
-    }
-}
-
-/// [`control_cell`] by owner, king square and square.
-static CONTROL_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] =
-    owner_king_square_table!(|color, king, sq| control_cell(color, king, sq));
+// Declared after the table macro, which its control-map cells use.
+mod king_safety;
+use king_safety::{king_control, king_safety};
 
 /// Placement-table group of a piece of `kind` (not the king).
 #[inline]
@@ -572,100 +537,6 @@ fn hand_features<S: FeatureSink>(pos: &Position, color: Color, sign: i32, sink: 
             let last = hand_feature(kind, buckets - 1);
             sink.add(last, sign * (n - buckets + 1) as i32);
         }
-    }
-}
-
-/// Danger to `color`'s king: attackers of its 3×3 zone, weak squares,
-/// drop targets for the enemy's hand, and open files for enemy rooks.
-fn king_safety<S: FeatureSink>(
-    pos: &Position,
-    color: Color,
-    sign: i32,
-    side: &[SideAttacks; 2],
-    zones: &[Bitboard; 2],
-    sink: &mut S,
-) {
-    let them = color.flip();
-    let zone = zones[color.index()];
-    let enemy_attacks = side[them.index()].by_pieces | zones[them.index()];
-    let own_defence = side[color.index()].by_pieces;
-    let enemy_hand = pos.hand(them);
-
-    let attackers = side[them.index()].zone_attackers.min(MAX_ATTACKERS);
-    sink.add(layout::KING_ATTACKERS + attackers, sign);
-    let attacked = (zone & enemy_attacks).count() as usize;
-    sink.add(layout::ZONE_ATTACKED + attacked, sign);
-
-    let variety = PieceType::HAND
-        .iter()
-        .filter(|&&k| enemy_hand.count(k) > 0)
-        .count()
-        .min(MAX_HAND_VARIETY);
-    let weak = ((zone & enemy_attacks) - own_defence).count() as usize;
-    sink.add(
-        layout::WEAK_BY_HAND + weak * (MAX_HAND_VARIETY + 1) + variety,
-        sign,
-    );
-
-    let has_droppable = enemy_hand.has_non_pawn();
-    let empty_undefended = ((zone - pos.occupied()) - own_defence).count() as usize;
-    sink.add(
-        layout::DROP_TARGETS + empty_undefended * 2 + usize::from(has_droppable),
-        sign,
-    );
-
-    let king_file = pos.king_square(color).file();
-    let own_pawns = pos.pieces(color, PieceType::Pawn);
-    let open = (king_file.saturating_sub(1)..=(king_file + 1).min(8))
-        .filter(|&f| (own_pawns & Bitboard::file(f)).is_empty())
-        .count();
-    let rook_like = (pos.pieces(them, PieceType::Rook) | pos.pieces(them, PieceType::Dragon))
-        .count() as usize
-        + enemy_hand.count(PieceType::Rook) as usize;
-    sink.add(
-        layout::OPEN_FILES + open * (MAX_ROOK_LIKE + 1) + rook_like.min(MAX_ROOK_LIKE),
-        sign,
-    );
-}
-
-/// The control map around `color`'s king: for each nearby square, how
-/// many enemy pieces attack it, how many own pieces defend it, what stands
-/// on it, and whether the enemy could drop a piece there. Single-square
-/// counts miss what matters most to a castle, which squares of it the
-/// enemy already outnumbers.
-fn king_control<S: FeatureSink>(
-    pos: &Position,
-    color: Color,
-    sign: i32,
-    side: &[SideAttacks; 2],
-    sink: &mut S,
-) {
-    let them = color.flip();
-    let king = pos.king_square(color);
-    let (own, enemy) = (&side[color.index()], &side[them.index()]);
-    let (own_pieces, enemy_pieces) = (pos.pieces_of(color), pos.pieces_of(them));
-    let droppable = usize::from(pos.hand(them).has_non_pawn());
-    let block = layout::KING_CONTROL + droppable;
-    // The map spans at most five files, 45 consecutive bits of the
-    // file-major bitboards: shifted down to one u64, each square's state
-    // is a handful of single-bit extractions.
-    let base = u32::from(king.file().saturating_sub(2)) * 9;
-    let narrow = |b: Bitboard| (b.0 >> base) as u64;
-    let (enemy_once, enemy_twice) = (narrow(enemy.by_pieces), narrow(enemy.twice));
-    let (own_once, own_twice) = (narrow(own.by_pieces), narrow(own.twice));
-    let (own_on, enemy_on) = (narrow(own_pieces), narrow(enemy_pieces));
-    let cells = &CONTROL_CELLS[color.index()][king.index()][base as usize..];
-    let mut region = narrow(CONTROL_REGION[king.index()]);
-    while region != 0 {
-        let j = region.trailing_zeros();
-        region &= region - 1;
-        let bit = |plane: u64| ((plane >> j) & 1) as usize;
-        let attackers = bit(enemy_once) + bit(enemy_twice);
-        let defenders = bit(own_once) + bit(own_twice);
-        let occupant = bit(own_on) + 2 * bit(enemy_on);
-        let state = ((attackers * 3 + defenders) * 3 + occupant) * 2;
-        let cell = cells[j as usize] as usize;
-        sink.add(block + cell * CONTROL_STATES + state, sign);
     }
 }
 
