@@ -30,7 +30,7 @@ type Scored = ArrayVec<(Move, i32), MAX_MOVES>;
 
 /// Capture history counts this much less than victim value (a full
 /// history, 16384, is worth a victim about three pawns dearer).
-const CAPTURE_HISTORY_DIVISOR: i32 = 4;
+const CAPTURE_HISTORY_DIVISOR: i32 = 2;
 
 /// Orders captures by most valuable victim, then least valuable attacker.
 #[inline]

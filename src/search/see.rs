@@ -2,8 +2,13 @@
 //! every piece that can recapture on its square has done so, cheapest
 //! first? Promotions on the way and pins are ignored, which is the usual
 //! trade of accuracy for speed.
+//!
+//! A capture in shogi swings the material twice: the victim leaves the
+//! board and joins the captor's hand (unpromoted). Exchanges are counted
+//! in those swings, so a promoted pawn traded for a silver is the gain it
+//! is, and the thresholds compare with evaluation differences.
 
-use crate::eval::piece_value;
+use crate::eval::{hand_value, piece_value};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::PieceType;
@@ -26,13 +31,23 @@ const CAPTURE_ORDER: [PieceType; 14] = [
     PieceType::King,
 ];
 
-/// Value of what `m` captures (0 for drops and quiet moves).
+/// What losing a piece of `kind` costs its owner: its value on the board
+/// plus what the captor gains in hand.
+#[inline]
+pub const fn exchange_value(kind: PieceType) -> i32 {
+    match kind {
+        PieceType::King => 0,
+        _ => piece_value(kind) + hand_value(kind.unpromote()),
+    }
+}
+
+/// Material swing of what `m` captures (0 for drops and quiet moves).
 #[inline]
 pub fn captured_value(pos: &Position, m: Move) -> i32 {
     if m.is_drop() {
         return 0;
     }
-    pos.piece_on(m.to()).kind().map_or(0, piece_value)
+    pos.piece_on(m.to()).kind().map_or(0, exchange_value)
 }
 
 /// The kind standing on `m.to()` once `m` (legal) is played.
@@ -64,7 +79,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         // The king moved only to a safe square: nothing can recapture.
         return true;
     }
-    swap = piece_value(mover) - swap;
+    swap = exchange_value(mover) - swap;
     if swap <= 0 {
         return true;
     }
@@ -99,7 +114,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
                 result
             };
         }
-        swap = piece_value(kind) - swap;
+        swap = exchange_value(kind) - swap;
         if swap < result as i32 {
             break;
         }
@@ -122,16 +137,30 @@ mod tests {
     fn an_undefended_capture_wins_the_piece() {
         // Black rook 5e takes an undefended white gold 5c.
         let sfen = "4k4/9/4g4/9/4R4/9/9/9/4K4 b - 1";
-        assert!(see(sfen, "5e5c", 500));
-        assert!(!see(sfen, "5e5c", 600));
+        let gold = exchange_value(PieceType::Gold);
+        assert!(see(sfen, "5e5c", gold));
+        assert!(!see(sfen, "5e5c", gold + 1));
+    }
+
+    #[test]
+    fn a_promoted_pawn_for_a_silver_is_a_gain() {
+        // Black's tokin 5d takes the silver 5c, the gold 5b takes back:
+        // a silver on board and in hand for a tokin that becomes a pawn
+        // in White's hand.
+        let sfen = "4k4/4g4/4s4/4+P4/9/9/9/9/4K4 b - 1";
+        let gain = exchange_value(PieceType::Silver) - exchange_value(PieceType::ProPawn);
+        assert!(gain > 0);
+        assert!(see(sfen, "5d5c", gain));
+        assert!(!see(sfen, "5d5c", gain + 1));
     }
 
     #[test]
     fn a_defended_pawn_taken_by_a_rook_loses() {
         // White pawn 5c is defended by the gold 5b.
         let sfen = "4k4/4g4/4p4/9/4R4/9/9/9/4K4 b - 1";
-        assert!(!see(sfen, "5e5c", 0));
-        assert!(see(sfen, "5e5c", -1000));
+        let loss = exchange_value(PieceType::Pawn) - exchange_value(PieceType::Rook);
+        assert!(!see(sfen, "5e5c", loss + 1));
+        assert!(see(sfen, "5e5c", loss));
     }
 
     #[test]
