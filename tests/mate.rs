@@ -94,8 +94,9 @@ fn interposition_followed_by_a_real_reply_counts() {
 fn tiny_deadlines_are_kept_on_hard_problems() {
     // Measured best of three: 1-4 ms on 2 cores at load 5, where the
     // rest is the scheduler, but 11 ms once with two matches and a build
-    // sharing the cores; debug builds run slower between clock polls. The
-    // bug this guards against overran by seconds.
+    // sharing the cores, and over 25 ms with a match and a test build;
+    // debug builds run slower between clock polls. The bug this guards
+    // against overran by seconds.
     let slack = Duration::from_millis(if cfg!(debug_assertions) { 50 } else { 25 });
     let problems = load("short-public.tsv");
     let hard = problems
@@ -110,22 +111,24 @@ fn tiny_deadlines_are_kept_on_hard_problems() {
             let mut solver = MateSolver::new(hash_mb);
             for ms in [0, 1, 2, 3, 5, 8, 13, 21] {
                 // The machine may be shared: a solve that is preempted runs
-                // late through no fault of its own, so the best of three
-                // tries is judged.
-                let over = (0..3)
-                    .map(|_| {
-                        solver.clear();
-                        let start = Instant::now();
-                        let deadline = start + Duration::from_millis(ms);
-                        let result = solver.solve(&pos, Some(deadline), &stop);
-                        let over = start.elapsed().saturating_sub(Duration::from_millis(ms));
-                        if let MateResult::Mate(line) = result {
-                            assert!(suite::is_valid_mate(&pos, &line), "#{} {ms} ms", i + 1);
-                        }
-                        over
-                    })
-                    .min()
-                    .unwrap_or_default();
+                // late through no fault of its own, so it is tried again (up
+                // to ten times, stopping at the first on time) and the best
+                // try is judged. A real overrun is late every time.
+                let mut over = Duration::MAX;
+                for _ in 0..10 {
+                    solver.clear();
+                    let start = Instant::now();
+                    let deadline = start + Duration::from_millis(ms);
+                    let result = solver.solve(&pos, Some(deadline), &stop);
+                    let late = start.elapsed().saturating_sub(Duration::from_millis(ms));
+                    if let MateResult::Mate(line) = result {
+                        assert!(suite::is_valid_mate(&pos, &line), "#{} {ms} ms", i + 1);
+                    }
+                    over = over.min(late);
+                    if over <= slack {
+                        break;
+                    }
+                }
                 worst = worst.max(over);
                 assert!(over <= slack, "#{} {ms} ms: {over:?} late", i + 1);
             }
