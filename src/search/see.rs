@@ -133,13 +133,21 @@ mod tests {
         see_ge(&pos, m, threshold)
     }
 
+    /// `mv`'s exchange is worth exactly `value`: SEE clears that threshold
+    /// and not one unit more.
+    fn assert_exchange_is(sfen: &str, mv: &str, value: i32) {
+        assert!(see(sfen, mv, value), "{mv} should win at least {value}");
+        assert!(
+            !see(sfen, mv, value + 1),
+            "{mv} should win no more than {value}"
+        );
+    }
+
     #[test]
     fn an_undefended_capture_wins_the_piece() {
         // Black rook 5e takes an undefended white gold 5c.
         let sfen = "4k4/9/4g4/9/4R4/9/9/9/4K4 b - 1";
-        let gold = exchange_value(PieceType::Gold);
-        assert!(see(sfen, "5e5c", gold));
-        assert!(!see(sfen, "5e5c", gold + 1));
+        assert_exchange_is(sfen, "5e5c", exchange_value(PieceType::Gold));
     }
 
     #[test]
@@ -150,8 +158,7 @@ mod tests {
         let sfen = "4k4/4g4/4s4/4+P4/9/9/9/9/4K4 b - 1";
         let gain = exchange_value(PieceType::Silver) - exchange_value(PieceType::ProPawn);
         assert!(gain > 0);
-        assert!(see(sfen, "5d5c", gain));
-        assert!(!see(sfen, "5d5c", gain + 1));
+        assert_exchange_is(sfen, "5d5c", gain);
     }
 
     #[test]
@@ -159,8 +166,7 @@ mod tests {
         // White pawn 5c is defended by the gold 5b.
         let sfen = "4k4/4g4/4p4/9/4R4/9/9/9/4K4 b - 1";
         let loss = exchange_value(PieceType::Pawn) - exchange_value(PieceType::Rook);
-        assert!(!see(sfen, "5e5c", loss + 1));
-        assert!(see(sfen, "5e5c", loss));
+        assert_exchange_is(sfen, "5e5c", loss);
     }
 
     #[test]
