@@ -197,6 +197,7 @@ impl Worker<'_> {
             self.shared.tt.probe(key)
         };
         let tt_move = tt_hit.and_then(|h| h.mv);
+        let tt_capture = tt_move.is_some_and(|m| !self.pos.is_quiet(m));
         if let Some(hit) = tt_hit {
             let score = from_tt(hit.score, ply);
             if !pv_node
@@ -402,6 +403,11 @@ impl Worker<'_> {
                 }
                 if gives_check || in_check {
                     r -= 1;
+                }
+                // The hash move won material here: quiet moves are unlikely
+                // to do better.
+                if quiet && tt_capture {
+                    r += 1;
                 }
                 r -= learned / 12000;
                 let r = r.clamp(0, new_depth - 1);
