@@ -197,7 +197,6 @@ impl Worker<'_> {
             self.shared.tt.probe(key)
         };
         let tt_move = tt_hit.and_then(|h| h.mv);
-        let tt_capture = tt_move.is_some_and(|m| !self.pos.is_quiet(m));
         if let Some(hit) = tt_hit {
             let score = from_tt(hit.score, ply);
             if !pv_node
@@ -303,6 +302,7 @@ impl Worker<'_> {
             None
         };
         let counter = prev.and_then(|(piece, m)| self.history.counter(piece, m));
+        let tt_move_noisy = tt_move.is_some_and(|m| !self.pos.is_quiet(m));
         let killers = self.stack[ply].killers;
         let continuation_rows = [self.continuation_row(ply, 1), self.continuation_row(ply, 2)];
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
@@ -404,9 +404,8 @@ impl Worker<'_> {
                 if gives_check || in_check {
                     r -= 1;
                 }
-                // The hash move won material here: quiet moves are unlikely
-                // to do better.
-                if quiet && tt_capture {
+                // Quiet moves rarely beat a capturing or promoting hash move.
+                if quiet && tt_move_noisy {
                     r += 1;
                 }
                 r -= learned / 12000;
