@@ -207,6 +207,9 @@ impl Worker<'_> {
                     Bound::Upper => score <= alpha,
                 }
             {
+                if let Some(m) = tt_move.filter(|&m| self.pos.is_quiet(m) && self.pos.is_legal(m)) {
+                    self.learn_from_hash_cutoff(ply, m, depth, score >= beta);
+                }
                 return score;
             }
         }
@@ -477,6 +480,11 @@ impl Worker<'_> {
         if excluded.is_some() {
             return best_score;
         }
+        // Nothing here beat alpha: the opponent's quiet move that led here
+        // was a good one; credit it in the continuation tables of its node.
+        if best_move.is_none() && (depth >= 3 || pv_node) && self.pos.captured_piece().is_none() {
+            self.reward_prior_move(ply, history_bonus(depth));
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if pv_node && best_score > original_alpha {
@@ -541,6 +549,45 @@ impl Worker<'_> {
         } else {
             Singular::Neither
         }
+    }
+
+    /// History updates for a hash cutoff by the quiet hash move `m`: the
+    /// reward of a normal cutoff when it fails high, a penalty when it
+    /// fails low, so that ordering keeps learning at nodes that end early.
+    fn learn_from_hash_cutoff(&mut self, ply: usize, m: Move, depth: i32, fails_high: bool) {
+        let rows = [self.continuation_row(ply, 1), self.continuation_row(ply, 2)];
+        let bonus = history_bonus(depth);
+        if fails_high {
+            let prev = ply
+                .checked_sub(1)
+                .and_then(|p| self.stack[p].mv.map(|pm| (self.stack[p].moved, pm)));
+            self.reward_quiet(ply, m, bonus, &[], prev, &rows);
+        } else {
+            let us = self.pos.side_to_move();
+            self.history.update_quiet(us, m, -bonus);
+            let kind = moved_kind(&self.pos, m);
+            self.history
+                .update_continuations(&rows, kind, m.to(), -bonus);
+        }
+    }
+
+    /// Continuation-history bonus for the (quiet) move that led to `ply`,
+    /// in the rows of the moves before it.
+    fn reward_prior_move(&mut self, ply: usize, bonus: i32) {
+        let Some(prior) = ply.checked_sub(1) else {
+            return;
+        };
+        let frame = &self.stack[prior];
+        let Some(m) = frame.mv else {
+            return;
+        };
+        let kind = frame.moved.kind_unchecked();
+        let rows = [
+            self.continuation_row(prior, 1),
+            self.continuation_row(prior, 2),
+        ];
+        self.history
+            .update_continuations(&rows, kind, m.to(), bonus);
     }
 
     /// The continuation-history row of the move played `back` plies
