@@ -297,17 +297,11 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let prev = if ply >= 1 {
-            self.stack[ply - 1]
-                .mv
-                .map(|m| (self.stack[ply - 1].moved, m))
-        } else {
-            None
-        };
+        let prev = self.previous_move(ply);
         let counter = prev.and_then(|(piece, m)| self.history.counter(piece, m));
         let tt_move_noisy = tt_move.is_some_and(|m| !self.pos.is_quiet(m));
         let killers = self.stack[ply].killers;
-        let continuation_rows = [self.continuation_row(ply, 1), self.continuation_row(ply, 2)];
+        let continuation_rows = self.continuation_rows(ply);
         let mut picker = MovePicker::new(&self.pos, tt_move, [killers[0], killers[1], counter]);
         picker.continuation_rows = continuation_rows;
 
@@ -555,19 +549,13 @@ impl Worker<'_> {
     /// reward of a normal cutoff when it fails high, a penalty when it
     /// fails low, so that ordering keeps learning at nodes that end early.
     fn learn_from_hash_cutoff(&mut self, ply: usize, m: Move, depth: i32, fails_high: bool) {
-        let rows = [self.continuation_row(ply, 1), self.continuation_row(ply, 2)];
+        let rows = self.continuation_rows(ply);
         let bonus = history_bonus(depth);
         if fails_high {
-            let prev = ply
-                .checked_sub(1)
-                .and_then(|p| self.stack[p].mv.map(|pm| (self.stack[p].moved, pm)));
+            let prev = self.previous_move(ply);
             self.reward_quiet(ply, m, bonus, &[], prev, &rows);
         } else {
-            let us = self.pos.side_to_move();
-            self.history.update_quiet(us, m, -bonus);
-            let kind = moved_kind(&self.pos, m);
-            self.history
-                .update_continuations(&rows, kind, m.to(), -bonus);
+            self.update_quiet_histories(m, -bonus, &rows);
         }
     }
 
@@ -582,12 +570,22 @@ impl Worker<'_> {
             return;
         };
         let kind = frame.moved.kind_unchecked();
-        let rows = [
-            self.continuation_row(prior, 1),
-            self.continuation_row(prior, 2),
-        ];
+        let rows = self.continuation_rows(prior);
         self.history
             .update_continuations(&rows, kind, m.to(), bonus);
+    }
+
+    /// The move played just before `ply` and the piece it left on its
+    /// destination (none at the root or after a null move).
+    fn previous_move(&self, ply: usize) -> Option<(crate::types::Piece, Move)> {
+        let frame = &self.stack[ply.checked_sub(1)?];
+        frame.mv.map(|m| (frame.moved, m))
+    }
+
+    /// The continuation-history rows read and written at `ply`: those of
+    /// the moves one and two plies before it.
+    fn continuation_rows(&self, ply: usize) -> [Option<ContinuationRow>; 2] {
+        [self.continuation_row(ply, 1), self.continuation_row(ply, 2)]
     }
 
     /// The continuation-history row of the move played `back` plies
@@ -604,6 +602,15 @@ impl Worker<'_> {
         self.history.update_capture(moved, m, captured, bonus);
     }
 
+    /// Butterfly and continuation (after the moves of `rows`) update of
+    /// the quiet move `m` by `bonus`.
+    fn update_quiet_histories(&mut self, m: Move, bonus: i32, rows: &[Option<ContinuationRow>; 2]) {
+        let us = self.pos.side_to_move();
+        self.history.update_quiet(us, m, bonus);
+        let kind = moved_kind(&self.pos, m);
+        self.history.update_continuations(rows, kind, m.to(), bonus);
+    }
+
     /// History (butterfly and continuation, after the moves of `rows`),
     /// killer and counter-move updates after quiet `m` cut off (`bonus`
     /// from [`history_bonus`]); the quiets tried before it lose the bonus.
@@ -616,12 +623,9 @@ impl Worker<'_> {
         prev: Option<(crate::types::Piece, Move)>,
         rows: &[Option<ContinuationRow>; 2],
     ) {
-        let us = self.pos.side_to_move();
-        let tried = tried.iter().map(|&q| (q, -bonus));
-        for (q, b) in std::iter::once((m, bonus)).chain(tried) {
-            self.history.update_quiet(us, q, b);
-            let kind = moved_kind(&self.pos, q);
-            self.history.update_continuations(rows, kind, q.to(), b);
+        self.update_quiet_histories(m, bonus, rows);
+        for &q in tried {
+            self.update_quiet_histories(q, -bonus, rows);
         }
         let killers = &mut self.stack[ply].killers;
         if killers[0] != Some(m) {
