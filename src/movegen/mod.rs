@@ -68,10 +68,30 @@ impl Position {
 
     /// Appends all legal moves to `list`.
     pub fn generate_legal(&self, list: &mut MoveList) {
+        let own = self.by_color[self.side.index()];
+        self.generate_king_moves(list, own);
+        self.generate_non_king_moves(list);
+    }
+
+    /// Whether the side to move has a legal move. Cheaper than generating
+    /// them all when the king can step away, the usual answer to a check
+    /// (the mate-in-one test asks this after every checking candidate).
+    pub fn has_legal_move(&self) -> bool {
+        let own = self.by_color[self.side.index()];
+        if self.safe_king_targets(own).is_nonempty() {
+            return true;
+        }
+        let mut list = MoveList::new();
+        self.generate_non_king_moves(&mut list);
+        !list.is_empty()
+    }
+
+    /// Legal moves of every piece but the king, and drops: captures of
+    /// the checker and interpositions when in check, none in double check.
+    fn generate_non_king_moves(&self, list: &mut MoveList) {
         let us = self.side;
         let own = self.by_color[us.index()];
         let checkers = self.checkers();
-        self.generate_king_moves(list, own);
         if checkers.has_more_than_one() {
             return;
         }

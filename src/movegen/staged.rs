@@ -73,6 +73,7 @@ mod tests {
         pos.generate_captures(&mut staged);
         pos.generate_quiets(&mut staged);
         assert_eq!(sorted(&legal), sorted(&staged), "{}", pos.to_sfen());
+        assert_eq!(pos.has_legal_move(), !legal.is_empty(), "{}", pos.to_sfen());
         if depth == 0 {
             return;
         }
@@ -93,6 +94,10 @@ mod tests {
             ),
             ("8k/9/9/9/9/9/9/9/K8 b RBLrbl 1", 2),
             ("7lk/9/8S/9/9/9/9/7L1/8K b P 1", 2),
+            // Mated: gold on 5b, guarded by the pawn on 5c.
+            ("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1", 0),
+            // Double check by the knight and the rook: the king must move.
+            ("4k4/9/5N3/9/4R4/9/9/9/4K4 w - 1", 1),
         ] {
             let mut pos = Position::from_sfen(sfen).unwrap();
             check_split(&mut pos, depth);
