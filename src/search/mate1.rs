@@ -62,6 +62,37 @@ mod tests {
         assert_eq!(mate("7lk/9/8S/9/9/9/9/7L1/8K b P 1"), None);
     }
 
+    /// Every mate reported along random games is a real one, and the
+    /// test does find some.
+    #[test]
+    fn reported_mates_are_checkmates() {
+        let mut seed: u64 = 12345;
+        let mut found = 0;
+        for _game in 0..1000 {
+            let mut pos = Position::startpos();
+            for _ply in 0..200 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() {
+                    if let Some(m) = mate_in_one(&mut pos) {
+                        found += 1;
+                        pos.do_move(m);
+                        assert!(pos.is_checkmate(), "{m} does not mate");
+                        pos.undo_move(m);
+                    }
+                }
+                // xorshift64: a fixed, dependency-free sequence.
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.do_move(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(found > 100, "only {found} mates found");
+    }
+
     #[test]
     fn no_mate_in_the_start_position() {
         assert_eq!(mate(crate::position::START_SFEN), None);
