@@ -66,7 +66,7 @@ mod tests {
     /// test does find some.
     #[test]
     fn reported_mates_are_checkmates() {
-        let mut seed: u64 = 12345;
+        let mut rng = crate::eval::tune::rng::SplitMix64::new(12345);
         let mut found = 0;
         for _game in 0..1000 {
             let mut pos = Position::startpos();
@@ -83,11 +83,7 @@ mod tests {
                         pos.undo_move(m);
                     }
                 }
-                // xorshift64: a fixed, dependency-free sequence.
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.do_move(moves[(seed % moves.len() as u64) as usize]);
+                pos.do_move(moves[rng.below(moves.len())]);
             }
         }
         assert!(found > 100, "only {found} mates found");
