@@ -336,7 +336,7 @@ impl Position {
 
     /// Whether the side to move is checkmated (in check with no legal move).
     pub fn is_checkmate(&self) -> bool {
-        self.in_check() && self.legal_moves().is_empty()
+        self.in_check() && !self.has_legal_move()
     }
 
     /// Whether `m` (legal here) gives check.

@@ -79,7 +79,10 @@ mod tests {
                     if let Some(m) = mate_in_one(&mut pos) {
                         found += 1;
                         pos.do_move(m);
-                        assert!(pos.is_checkmate(), "{m} does not mate");
+                        // Full generation, independent of has_legal_move,
+                        // which both mate_in_one and is_checkmate rely on.
+                        let mated = pos.in_check() && pos.legal_moves().is_empty();
+                        assert!(mated, "{m} does not mate");
                         pos.undo_move(m);
                     }
                 }

@@ -108,7 +108,7 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
     let mut decisive_for: Option<(Color, usize)> = None;
     let winner: Option<Color> = loop {
         let us = pos.side_to_move();
-        if pos.legal_moves().is_empty() {
+        if !pos.has_legal_move() {
             break Some(us.flip());
         }
         match pos.repetition(usize::MAX, 3) {
