@@ -64,6 +64,11 @@ const MAX_ATTACKERS: usize = 7;
 const MAX_HAND_VARIETY: usize = 4;
 const MAX_ROOK_LIKE: usize = 2;
 const MAX_CAMP_PIECES: usize = 10;
+/// Capped counts of the check-danger features: groups with a safe check
+/// (0..=3) × king-zone attackers (0..=4).
+const MAX_CHECK_GROUPS: usize = 3;
+const MAX_CHECK_ATTACKERS: usize = 4;
+const CHECK_DANGER_CELLS: usize = (MAX_CHECK_GROUPS + 1) * (MAX_CHECK_ATTACKERS + 1);
 
 /// The king-control map covers the squares up to two files (folded: 0..=2)
 /// and two ranks (-2..=2, towards the enemy first) from each king.
@@ -122,8 +127,18 @@ pub mod layout {
     /// Who controls each square around a king: cell (file distance ×
     /// rank offset) × square state (see `CONTROL_STATES`).
     pub const KING_CONTROL: usize = TEMPO + 1;
+    /// The opponent (who moves next turn) has a safe check against the
+    /// side to move's king with a piece of this group, by move or drop.
+    pub const SAFE_CHECK_US: usize = KING_CONTROL + CONTROL_FILES * CONTROL_RANKS * CONTROL_STATES;
+    /// The side to move has a safe check with a piece of this group now.
+    pub const SAFE_CHECK_THEM: usize = SAFE_CHECK_US + GROUPS;
+    /// Against the side to move's king: groups with a safe check (0..=3)
+    /// × enemy pieces attacking its zone (0..=4), where checks turn into mates.
+    pub const CHECK_DANGER_US: usize = SAFE_CHECK_THEM + GROUPS;
+    /// The same against the opponent's king.
+    pub const CHECK_DANGER_THEM: usize = CHECK_DANGER_US + CHECK_DANGER_CELLS;
     /// Total number of features (length of the weight vector).
-    pub const NUM: usize = KING_CONTROL + CONTROL_FILES * CONTROL_RANKS * CONTROL_STATES;
+    pub const NUM: usize = CHECK_DANGER_THEM + CHECK_DANGER_CELLS;
 
     /// Hand block offset of kind `index` (1..=7).
     pub(super) const HAND_START: [usize; 8] = {
@@ -194,7 +209,7 @@ static KING_CELLS: [[[u8; Square::NUM]; Square::NUM]; 2] =
 
 // Declared after the table macro, which its control-map cells use.
 mod king_safety;
-use king_safety::{king_control, king_safety};
+use king_safety::{king_control, king_safety, safe_checks};
 
 /// Placement-table group of a piece of `kind` (not the king).
 #[inline]
@@ -287,6 +302,8 @@ struct SideAttacks {
     by_minors: Bitboard,
     /// Pieces attacking the enemy king zone.
     zone_attackers: usize,
+    /// Squares attacked by each placement group.
+    by_group: [Bitboard; GROUPS],
 }
 
 /// Piece groups by name, for the kind-by-kind walk.
@@ -341,6 +358,7 @@ impl PieceWalker {
         if mobility != 0 {
             sink.add(layout::MOBILITY + group, self.sign * mobility);
         }
+        self.attacks.by_group[group] |= attacks;
         self.attacks.twice |= self.attacks.by_pieces & attacks;
         self.attacks.by_pieces |= attacks;
         self.attacks.zone_attackers += zone_attackers as usize;
@@ -370,6 +388,7 @@ impl PieceWalker {
             zone_attackers += u32::from((attacks & self.enemy_zone).is_nonempty());
         }
         self.attacks.by_pieces |= all;
+        self.attacks.by_group[group] = all;
         self.attacks.twice = twice;
         if group <= GOLD_LIKE {
             self.attacks.by_minors |= all;
@@ -485,6 +504,7 @@ pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
         let them = color.flip();
         king_safety(pos, color, sign, &side, &zones, sink);
         king_control(pos, color, sign, &side, sink);
+        safe_checks(pos, color, color == us, &side, &zones, sink);
         entering_king(pos, color, sign, sink);
         let defended = side[color.index()].by_pieces | zones[color.index()];
         let attacked = side[them.index()].by_pieces | zones[them.index()];
@@ -602,7 +622,7 @@ pub fn feature_name(index: usize) -> String {
         i if i < THREAT_THEM => format!("threat-us {}", GROUP_NAMES[i - THREAT_US]),
         i if i < TEMPO => format!("threat-them {}", GROUP_NAMES[i - THREAT_THEM]),
         TEMPO => "tempo".to_string(),
-        i => {
+        i if i < SAFE_CHECK_US => {
             let (cell, state) = (
                 (i - KING_CONTROL) / CONTROL_STATES,
                 (i - KING_CONTROL) % CONTROL_STATES,
@@ -615,6 +635,19 @@ pub fn feature_name(index: usize) -> String {
                 "king-control df={df} dr={} attackers {attackers} defenders {defenders} {occupant} droppable {droppable}",
                 dr as i32 - 2
             )
+        }
+        i if i < SAFE_CHECK_THEM => format!("safe-check-us {}", GROUP_NAMES[i - SAFE_CHECK_US]),
+        i if i < CHECK_DANGER_US => {
+            format!("safe-check-them {}", GROUP_NAMES[i - SAFE_CHECK_THEM])
+        }
+        i => {
+            let (block, i) = if i < CHECK_DANGER_THEM {
+                ("us", i - CHECK_DANGER_US)
+            } else {
+                ("them", i - CHECK_DANGER_THEM)
+            };
+            let w = MAX_CHECK_ATTACKERS + 1;
+            format!("check-danger-{block} groups {} attackers {}", i / w, i % w)
         }
     }
 }
@@ -708,6 +741,43 @@ mod tests {
         // White's king in the corner, on its own back rank; no black hand.
         let empty_corner = "king-control df=1 dr=-1 attackers 0 defenders 0 empty droppable 0";
         assert!(named.0.get(empty_corner).is_some_and(|&n| n < 0));
+    }
+
+    #[test]
+    fn safe_checks_need_an_unguarded_square_and_support_beside_the_king() {
+        // White holds a gold; its silver on 4g supports a drop on 5h or 4h
+        // beside Black's king, and no black piece guards those squares.
+        let open = Position::from_sfen("4k4/9/9/9/9/9/5s3/9/4K4 b g 1").unwrap();
+        let mut named = Named::default();
+        extract(&open, &mut named);
+        assert_eq!(
+            named.0.get("safe-check-us goldlike"),
+            Some(&1),
+            "{:?}",
+            named.0
+        );
+        // The silver itself checks only from a square it alone attacks.
+        assert_eq!(named.0.get("safe-check-us silver"), None);
+        let danger = "check-danger-us groups 1 attackers 1";
+        assert_eq!(named.0.get(danger), Some(&1));
+        assert_eq!(
+            named.0.get("check-danger-them groups 0 attackers 0"),
+            Some(&1)
+        );
+
+        // Golds on 6i and 4i guard both squares: no safe check is left.
+        let guarded = Position::from_sfen("4k4/9/9/9/9/9/5s3/9/3GKG3 b g 1").unwrap();
+        let mut named = Named::default();
+        extract(&guarded, &mut named);
+        assert!(
+            named.0.keys().all(|name| !name.starts_with("safe-check")),
+            "{:?}",
+            named.0
+        );
+        assert_eq!(
+            named.0.get("check-danger-us groups 0 attackers 1"),
+            Some(&1)
+        );
     }
 
     #[test]

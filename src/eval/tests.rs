@@ -170,12 +170,16 @@ fn mirrored_positions_score_the_same() {
 
 #[test]
 fn start_position_is_balanced_but_for_the_move() {
-    // Both sides' terms cancel on the symmetric start; only the bonus for
-    // having the move is left (the tuned tempo is large: the teacher
-    // engine gives the side to move well over a pawn there).
+    // Both sides' terms cancel on the symmetric start; only the terms that
+    // differ by who moves are left: the bonus for having the move (large:
+    // the teacher engine gives the side to move well over a pawn there)
+    // and the check-danger cells of two kings with no check and no attacker.
+    use crate::eval::features::layout;
     let score = evaluate(&Position::startpos());
-    let tempo = i32::from(crate::eval::weights::WEIGHTS[crate::eval::features::layout::TEMPO]);
-    assert_eq!(score, tempo, "startpos scores {score}");
+    let weight = |i: usize| i32::from(crate::eval::weights::WEIGHTS[i]);
+    let expected =
+        weight(layout::TEMPO) + weight(layout::CHECK_DANGER_US) + weight(layout::CHECK_DANGER_THEM);
+    assert_eq!(score, expected, "startpos scores {score}");
 }
 
 #[test]

@@ -1,8 +1,15 @@
 //! King-safety features: danger counts around each king's 3×3 zone and
 //! the control map of the squares within two files and ranks of it.
 
-use super::{layout, FeatureSink, SideAttacks, CONTROL_RANKS, CONTROL_STATES};
-use super::{MAX_ATTACKERS, MAX_HAND_VARIETY, MAX_ROOK_LIKE};
+use super::{layout, FeatureSink, SideAttacks, CONTROL_RANKS, CONTROL_STATES, GROUPS};
+use super::{BISHOP, GOLD_LIKE, HORSE, KNIGHT, LANCE, PAWN, ROOK, SILVER};
+use super::{
+    MAX_ATTACKERS, MAX_CHECK_ATTACKERS, MAX_CHECK_GROUPS, MAX_HAND_VARIETY, MAX_ROOK_LIKE,
+};
+use crate::attacks::{
+    bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, rook_attacks,
+    silver_attacks,
+};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
@@ -138,4 +145,94 @@ pub(super) fn king_control<S: FeatureSink>(
         let cell = cells[j as usize] as usize;
         sink.add(block + cell * CONTROL_STATES + state, sign);
     }
+}
+
+/// The hand kind that drops as a piece of each placement group.
+const DROP_KIND: [Option<PieceType>; GROUPS] = [
+    Some(PieceType::Pawn),
+    Some(PieceType::Lance),
+    Some(PieceType::Knight),
+    Some(PieceType::Silver),
+    Some(PieceType::Gold),
+    Some(PieceType::Bishop),
+    Some(PieceType::Rook),
+    None,
+    None,
+];
+
+/// Safe checks against `color`'s king: for each piece group, whether the
+/// enemy can give check next move by moving such a piece, or dropping one
+/// from hand, onto a square where it cannot simply be taken. Shogi attacks
+/// end in checks by drops beside the king, and the count of such checks
+/// against the pressure on the king zone says how close a mate is, which
+/// the one-square features cannot see. `to_move`: `color` is the side to
+/// move, so the checks come a move later.
+pub(super) fn safe_checks<S: FeatureSink>(
+    pos: &Position,
+    color: Color,
+    to_move: bool,
+    side: &[SideAttacks; 2],
+    zones: &[Bitboard; 2],
+    sink: &mut S,
+) {
+    let them = color.flip();
+    let king = pos.king_square(color);
+    let occupied = pos.occupied();
+    let (own, enemy) = (&side[color.index()], &side[them.index()]);
+    let zone = zones[color.index()];
+    // Beside the king a checker is safe only with support; a moved piece
+    // needs a second attacker, as it no longer guards its target itself.
+    let unguarded = !own.by_pieces;
+    let drop_safe = (!occupied & unguarded) - (zone - enemy.by_pieces);
+    let move_safe = (unguarded - pos.pieces_of(them)) - (zone - enemy.twice);
+    let hand = pos.hand(them);
+    let (check_block, danger_block) = if to_move {
+        (layout::SAFE_CHECK_US, layout::CHECK_DANGER_US)
+    } else {
+        (layout::SAFE_CHECK_THEM, layout::CHECK_DANGER_THEM)
+    };
+    let mut groups = 0;
+    for (group, drop_kind) in DROP_KIND.into_iter().enumerate() {
+        let movers = enemy.by_group[group] & move_safe;
+        let drop_kind = drop_kind.filter(|&k| hand.count(k) > 0);
+        if movers.is_empty() && drop_kind.is_none() {
+            continue;
+        }
+        // Squares from which such a piece checks the king: its moves read
+        // backwards, i.e. the king's colour moving like that piece.
+        let from = match group {
+            PAWN => match color {
+                Color::Black => Bitboard::from_square(king).shift_up(),
+                Color::White => Bitboard::from_square(king).shift_down(),
+            },
+            LANCE => lance_attacks(color, king, occupied),
+            KNIGHT => knight_attacks(color, king),
+            SILVER => silver_attacks(color, king),
+            GOLD_LIKE => gold_attacks(color, king),
+            BISHOP => bishop_attacks(king, occupied),
+            ROOK => rook_attacks(king, occupied),
+            HORSE => bishop_attacks(king, occupied) | king_attacks(king),
+            _ => rook_attacks(king, occupied) | king_attacks(king),
+        };
+        let mut squares = from & movers;
+        if let Some(kind) = drop_kind {
+            let mut drops = from & drop_safe;
+            // Two pawns of a side may not share a file.
+            if kind == PieceType::Pawn
+                && drops.is_nonempty()
+                && (pos.pieces(them, PieceType::Pawn) & Bitboard::file(drops.lsb().file()))
+                    .is_nonempty()
+            {
+                drops = Bitboard::EMPTY;
+            }
+            squares |= drops;
+        }
+        if squares.is_nonempty() {
+            groups += 1;
+            sink.add(check_block + group, 1);
+        }
+    }
+    let attackers = side[them.index()].zone_attackers.min(MAX_CHECK_ATTACKERS);
+    let cell = groups.min(MAX_CHECK_GROUPS) * (MAX_CHECK_ATTACKERS + 1) + attackers;
+    sink.add(danger_block + cell, 1);
 }
