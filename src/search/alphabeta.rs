@@ -255,6 +255,9 @@ impl Worker<'_> {
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
         self.stack[ply + 1].killers = [None; 2];
+        // Set when passing would get us mated: the quiet defences that
+        // pruning would skip are then the moves that matter.
+        let mut mate_threat = false;
 
         if !pv_node && !in_check && excluded.is_none() {
             // Razoring: far below alpha, only captures can save the node.
@@ -277,7 +280,9 @@ impl Worker<'_> {
                 && self.stack[ply - 1].mv.is_some()
                 && has_non_pawn_material(&self.pos)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                // Passing is almost never best in shogi, so the null move
+                // can be searched shallow (3 + depth/4 before: 103-6-91).
+                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.stack[ply].mv = None;
                 self.pos.do_null_move();
                 let score = -self.search(depth - r, ply + 1, -beta, -beta + 1, !cut_node, false);
@@ -288,6 +293,7 @@ impl Worker<'_> {
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
+                mate_threat = score <= -MATE_BOUND;
             }
         }
 
@@ -322,7 +328,7 @@ impl Worker<'_> {
             let gives_check = self.pos.gives_check(m);
 
             // Shallow-depth pruning, once a move has saved us from mate.
-            if ply >= 1 && best_score > -MATE_BOUND && !in_check {
+            if ply >= 1 && best_score > -MATE_BOUND && !in_check && !mate_threat {
                 if quiet && !gives_check {
                     let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                     if depth <= 8 && move_count > lmp_limit.max(2) {
@@ -336,7 +342,10 @@ impl Worker<'_> {
                     if lmr_depth <= 6 && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, m, -120 * depth) {
+                } else if depth <= 6 && !see_ge(&self.pos, m, -340 * depth) {
+                    // Captures and checks: sacrifices drive shogi attacks,
+                    // so only clearly losing ones go (Fairy-Stockfish's
+                    // shogi margin; -120 per ply before).
                     continue;
                 }
             }
@@ -398,7 +407,7 @@ impl Worker<'_> {
                 if refutation {
                     r -= 1;
                 }
-                if gives_check || in_check {
+                if gives_check || in_check || mate_threat {
                     r -= 1;
                 }
                 // Quiet moves rarely beat a capturing or promoting hash move.
