@@ -46,6 +46,19 @@ pub const GROUP_NAMES: [&str; GROUPS] = [
 /// move like a gold, so they share its tables; the king has none (index 0 unused).
 const GROUP_OF: [usize; PieceType::NUM] = [0, 0, 1, 2, 3, 5, 6, 4, 0, 4, 4, 4, 4, 7, 8];
 
+/// A piece type that moves like each group (gold for the gold-likes).
+const GROUP_KIND: [PieceType; GROUPS] = [
+    PieceType::Pawn,
+    PieceType::Lance,
+    PieceType::Knight,
+    PieceType::Silver,
+    PieceType::Gold,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Horse,
+    PieceType::Dragon,
+];
+
 /// Hand buckets per hand kind (by [`PieceType::index`]): the `i`-th piece of
 /// a kind has its own weight, so the tuner can learn diminishing returns.
 /// Pawns beyond the eighth share the last bucket.
@@ -683,17 +696,7 @@ pub fn initial_weights() -> Vec<i32> {
         w[MOBILITY + group] = 3;
     }
     for group in 0..GROUPS {
-        let value = super::piece_value(match group {
-            0 => PieceType::Pawn,
-            1 => PieceType::Lance,
-            2 => PieceType::Knight,
-            3 => PieceType::Silver,
-            4 => PieceType::Gold,
-            5 => PieceType::Bishop,
-            6 => PieceType::Rook,
-            7 => PieceType::Horse,
-            _ => PieceType::Dragon,
-        });
+        let value = super::piece_value(GROUP_KIND[group]);
         w[HANGING_US + group] = -value / 10;
         w[HANGING_THEM + group] = value / 3;
         w[THREAT_US + group] = -value / 20;
@@ -713,71 +716,12 @@ mod tests {
 
     /// Collects feature counts by name.
     #[derive(Default)]
-    struct Named(HashMap<String, i32>);
+    pub(super) struct Named(pub(super) HashMap<String, i32>);
 
     impl FeatureSink for Named {
         fn add(&mut self, index: usize, count: i32) {
             *self.0.entry(feature_name(index)).or_default() += count;
         }
-    }
-
-    #[test]
-    fn king_control_counts_attackers_defenders_occupant_and_drops() {
-        // Black's pawn on 5g: attacked by the rook on 5a, defended by the
-        // gold on 4h; White holds a gold to drop.
-        let pos = Position::from_sfen("4r3k/9/9/9/9/9/4P4/5G3/4K4 b g 1").unwrap();
-        let mut named = Named::default();
-        extract(&pos, &mut named);
-        let square = "king-control df=0 dr=-2 attackers 1 defenders 1 own droppable 1";
-        assert_eq!(named.0.get(square), Some(&1), "{:?}", named.0);
-        let black_cells: i32 = named
-            .0
-            .iter()
-            .filter(|(name, &n)| name.starts_with("king-control") && n > 0)
-            .map(|(_, &n)| n)
-            .sum();
-        // 5×5 around 5i, clipped by the board edge, less the king's square.
-        assert_eq!(black_cells, 14);
-        // White's king in the corner, on its own back rank; no black hand.
-        let empty_corner = "king-control df=1 dr=-1 attackers 0 defenders 0 empty droppable 0";
-        assert!(named.0.get(empty_corner).is_some_and(|&n| n < 0));
-    }
-
-    #[test]
-    fn safe_checks_need_an_unguarded_square_and_support_beside_the_king() {
-        // White holds a gold; its silver on 4g supports a drop on 5h or 4h
-        // beside Black's king, and no black piece guards those squares.
-        let open = Position::from_sfen("4k4/9/9/9/9/9/5s3/9/4K4 b g 1").unwrap();
-        let mut named = Named::default();
-        extract(&open, &mut named);
-        assert_eq!(
-            named.0.get("safe-check-us goldlike"),
-            Some(&1),
-            "{:?}",
-            named.0
-        );
-        // The silver itself checks only from a square it alone attacks.
-        assert_eq!(named.0.get("safe-check-us silver"), None);
-        let danger = "check-danger-us groups 1 attackers 1";
-        assert_eq!(named.0.get(danger), Some(&1));
-        assert_eq!(
-            named.0.get("check-danger-them groups 0 attackers 0"),
-            Some(&1)
-        );
-
-        // Golds on 6i and 4i guard both squares: no safe check is left.
-        let guarded = Position::from_sfen("4k4/9/9/9/9/9/5s3/9/3GKG3 b g 1").unwrap();
-        let mut named = Named::default();
-        extract(&guarded, &mut named);
-        assert!(
-            named.0.keys().all(|name| !name.starts_with("safe-check")),
-            "{:?}",
-            named.0
-        );
-        assert_eq!(
-            named.0.get("check-danger-us groups 0 attackers 1"),
-            Some(&1)
-        );
     }
 
     #[test]

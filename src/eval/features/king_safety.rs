@@ -1,15 +1,13 @@
-//! King-safety features: danger counts around each king's 3×3 zone and
-//! the control map of the squares within two files and ranks of it.
+//! King-safety features: danger counts around each king's 3×3 zone, the
+//! control map of the squares within two files and ranks of it, and the
+//! safe checks the enemy has against it.
 
-use super::{layout, FeatureSink, SideAttacks, CONTROL_RANKS, CONTROL_STATES, GROUPS};
-use super::{BISHOP, GOLD_LIKE, HORSE, KNIGHT, LANCE, PAWN, ROOK, SILVER};
+use super::GROUP_KIND;
+use super::{layout, FeatureSink, SideAttacks, CONTROL_RANKS, CONTROL_STATES};
 use super::{
     MAX_ATTACKERS, MAX_CHECK_ATTACKERS, MAX_CHECK_GROUPS, MAX_HAND_VARIETY, MAX_ROOK_LIKE,
 };
-use crate::attacks::{
-    bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, rook_attacks,
-    silver_attacks,
-};
+use crate::attacks::attacks_of;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
@@ -147,19 +145,6 @@ pub(super) fn king_control<S: FeatureSink>(
     }
 }
 
-/// The hand kind that drops as a piece of each placement group.
-const DROP_KIND: [Option<PieceType>; GROUPS] = [
-    Some(PieceType::Pawn),
-    Some(PieceType::Lance),
-    Some(PieceType::Knight),
-    Some(PieceType::Silver),
-    Some(PieceType::Gold),
-    Some(PieceType::Bishop),
-    Some(PieceType::Rook),
-    None,
-    None,
-];
-
 /// Safe checks against `color`'s king: for each piece group, whether the
 /// enemy can give check next move by moving such a piece, or dropping one
 /// from hand, onto a square where it cannot simply be taken. Shogi attacks
@@ -192,38 +177,21 @@ pub(super) fn safe_checks<S: FeatureSink>(
         (layout::SAFE_CHECK_THEM, layout::CHECK_DANGER_THEM)
     };
     let mut groups = 0;
-    for (group, drop_kind) in DROP_KIND.into_iter().enumerate() {
+    for (group, kind) in GROUP_KIND.into_iter().enumerate() {
         let movers = enemy.by_group[group] & move_safe;
-        let drop_kind = drop_kind.filter(|&k| hand.count(k) > 0);
-        if movers.is_empty() && drop_kind.is_none() {
+        // Promoted pieces are never in hand.
+        let droppable = !kind.is_promoted() && hand.count(kind) > 0;
+        if movers.is_empty() && !droppable {
             continue;
         }
         // Squares from which such a piece checks the king: its moves read
         // backwards, i.e. the king's colour moving like that piece.
-        let from = match group {
-            PAWN => match color {
-                Color::Black => Bitboard::from_square(king).shift_up(),
-                Color::White => Bitboard::from_square(king).shift_down(),
-            },
-            LANCE => lance_attacks(color, king, occupied),
-            KNIGHT => knight_attacks(color, king),
-            SILVER => silver_attacks(color, king),
-            GOLD_LIKE => gold_attacks(color, king),
-            BISHOP => bishop_attacks(king, occupied),
-            ROOK => rook_attacks(king, occupied),
-            HORSE => bishop_attacks(king, occupied) | king_attacks(king),
-            _ => rook_attacks(king, occupied) | king_attacks(king),
-        };
+        let from = attacks_of(color, kind, king, occupied);
         let mut squares = from & movers;
-        if let Some(kind) = drop_kind {
+        if droppable {
             let mut drops = from & drop_safe;
-            // Two pawns of a side may not share a file.
-            if kind == PieceType::Pawn
-                && drops.is_nonempty()
-                && (pos.pieces(them, PieceType::Pawn) & Bitboard::file(drops.lsb().file()))
-                    .is_nonempty()
-            {
-                drops = Bitboard::EMPTY;
+            if kind == PieceType::Pawn && drops.is_nonempty() {
+                drops = drops - pos.pawn_files(them);
             }
             squares |= drops;
         }
@@ -232,7 +200,73 @@ pub(super) fn safe_checks<S: FeatureSink>(
             sink.add(check_block + group, 1);
         }
     }
-    let attackers = side[them.index()].zone_attackers.min(MAX_CHECK_ATTACKERS);
+    let attackers = enemy.zone_attackers.min(MAX_CHECK_ATTACKERS);
     let cell = groups.min(MAX_CHECK_GROUPS) * (MAX_CHECK_ATTACKERS + 1) + attackers;
     sink.add(danger_block + cell, 1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::extract;
+    use super::super::tests::Named;
+    use crate::position::Position;
+
+    #[test]
+    fn king_control_counts_attackers_defenders_occupant_and_drops() {
+        // Black's pawn on 5g: attacked by the rook on 5a, defended by the
+        // gold on 4h; White holds a gold to drop.
+        let pos = Position::from_sfen("4r3k/9/9/9/9/9/4P4/5G3/4K4 b g 1").unwrap();
+        let mut named = Named::default();
+        extract(&pos, &mut named);
+        let square = "king-control df=0 dr=-2 attackers 1 defenders 1 own droppable 1";
+        assert_eq!(named.0.get(square), Some(&1), "{:?}", named.0);
+        let black_cells: i32 = named
+            .0
+            .iter()
+            .filter(|(name, &n)| name.starts_with("king-control") && n > 0)
+            .map(|(_, &n)| n)
+            .sum();
+        // 5×5 around 5i, clipped by the board edge, less the king's square.
+        assert_eq!(black_cells, 14);
+        // White's king in the corner, on its own back rank; no black hand.
+        let empty_corner = "king-control df=1 dr=-1 attackers 0 defenders 0 empty droppable 0";
+        assert!(named.0.get(empty_corner).is_some_and(|&n| n < 0));
+    }
+
+    #[test]
+    fn safe_checks_need_an_unguarded_square_and_support_beside_the_king() {
+        // White holds a gold; its silver on 4g supports a drop on 5h or 4h
+        // beside Black's king, and no black piece guards those squares.
+        let open = Position::from_sfen("4k4/9/9/9/9/9/5s3/9/4K4 b g 1").unwrap();
+        let mut named = Named::default();
+        extract(&open, &mut named);
+        assert_eq!(
+            named.0.get("safe-check-us goldlike"),
+            Some(&1),
+            "{:?}",
+            named.0
+        );
+        // The silver itself checks only from a square it alone attacks.
+        assert_eq!(named.0.get("safe-check-us silver"), None);
+        let danger = "check-danger-us groups 1 attackers 1";
+        assert_eq!(named.0.get(danger), Some(&1));
+        assert_eq!(
+            named.0.get("check-danger-them groups 0 attackers 0"),
+            Some(&1)
+        );
+
+        // Golds on 6i and 4i guard both squares: no safe check is left.
+        let guarded = Position::from_sfen("4k4/9/9/9/9/9/5s3/9/3GKG3 b g 1").unwrap();
+        let mut named = Named::default();
+        extract(&guarded, &mut named);
+        assert!(
+            named.0.keys().all(|name| !name.starts_with("safe-check")),
+            "{:?}",
+            named.0
+        );
+        assert_eq!(
+            named.0.get("check-danger-us groups 0 attackers 1"),
+            Some(&1)
+        );
+    }
 }
