@@ -20,6 +20,7 @@ pub mod limits;
 mod mate1;
 mod movepick;
 mod qsearch;
+mod quiet_hints;
 pub mod report;
 pub mod see;
 mod smp;

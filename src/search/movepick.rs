@@ -1,10 +1,12 @@
 //! Hands out the moves of one node in the order most likely to cut off
 //! early, generating lazily: the hash move before any generation, then
 //! captures (best victim first, losing ones deferred), killers and the
-//! counter-move, quiet moves and drops by history, and the losing
+//! counter-move, quiet moves and drops by history and by what they
+//! threaten or escape (see [`QuietHints`]), and the losing
 //! captures last. In check every evasion is scored in one list.
 
 use super::history::{ContinuationRow, History};
+use super::quiet_hints::QuietHints;
 use super::see::{captured_value, moved_kind, see_ge};
 use crate::eval::piece_value;
 use crate::moves::{Move, MoveList, MAX_MOVES};
@@ -200,10 +202,12 @@ impl MovePicker {
                     let mut moves = MoveList::new();
                     pos.generate_quiets(&mut moves);
                     let us = pos.side_to_move();
+                    let hints = QuietHints::new(pos);
                     self.list.clear();
                     for m in moves {
                         if Some(m) != self.hash_move && !self.refutations.contains(&m) {
-                            let score = self.quiet_score(pos, history, us, m);
+                            let score = self.quiet_score(pos, history, us, m)
+                                + hints.bonus(m, moved_kind(pos, m));
                             self.list.push((m, score));
                         }
                     }

@@ -1,0 +1,149 @@
+//! What a node knows about its quiet moves and drops before any history:
+//! which squares give check, and which squares the enemy's cheaper pieces
+//! attack. Drops make quiet moves many (often over a hundred), so ordering
+//! them by history alone leaves the obvious ones (checks, saving an
+//! attacked rook, not dropping a piece where a pawn takes it) too late.
+
+use crate::attacks::attacks_of;
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Color, PieceType};
+
+/// Ordering bonus of a quiet move or drop that gives check directly.
+const CHECK_BONUS: i32 = 8_000;
+/// Per value class: bonus for moving a piece out of an attack by a cheaper
+/// enemy piece, and penalty for moving or dropping it into one.
+const THREAT_UNIT: i32 = 4_000;
+
+/// Value classes, cheapest first.
+const CLASSES: usize = 5;
+
+/// Value class of a kind: pawn 0, lance and knight 1, silver and the
+/// gold-likes 2, bishop and rook 3, horse and dragon 4 (the king has none).
+const fn class(kind: PieceType) -> Option<usize> {
+    match kind {
+        PieceType::Pawn => Some(0),
+        PieceType::Lance | PieceType::Knight => Some(1),
+        PieceType::Bishop | PieceType::Rook => Some(3),
+        PieceType::Horse | PieceType::Dragon => Some(4),
+        PieceType::King => None,
+        _ => Some(2),
+    }
+}
+
+/// Check squares and threats of one node, for scoring its quiet moves.
+pub struct QuietHints {
+    /// Squares from which a piece of each kind (by [`PieceType::index`])
+    /// would attack the enemy king.
+    check_squares: [Bitboard; PieceType::NUM],
+    /// By class: squares attacked by an enemy piece of a cheaper class.
+    attacked_by_cheaper: [Bitboard; CLASSES],
+}
+
+impl QuietHints {
+    /// The hints for the side to move of `pos`.
+    pub fn new(pos: &Position) -> QuietHints {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let occupied = pos.occupied();
+        let enemy_king = pos.king_square(them);
+
+        // A piece of ours attacks the king from exactly the squares an
+        // enemy piece of the same kind on the king's square would attack.
+        let mut check_squares = [Bitboard::EMPTY; PieceType::NUM];
+        let gold_checks = attacks_of(them, PieceType::Gold, enemy_king, occupied);
+        for kind in PieceType::ALL {
+            check_squares[kind.index()] = match class(kind) {
+                None => Bitboard::EMPTY,
+                Some(2) if kind != PieceType::Silver => gold_checks,
+                Some(_) => attacks_of(them, kind, enemy_king, occupied),
+            };
+        }
+
+        let mut attacked_by_class = [Bitboard::EMPTY; CLASSES];
+        let pawns = pos.pieces(them, PieceType::Pawn);
+        attacked_by_class[0] = match them {
+            Color::Black => pawns.shift_up(),
+            Color::White => pawns.shift_down(),
+        };
+        for kind in PieceType::ALL {
+            // Pawns are done above; a horse or dragon is never the
+            // cheaper piece of a threat.
+            let Some(c @ 1..=3) = class(kind) else {
+                continue;
+            };
+            let mut pieces = pos.pieces(them, kind);
+            while let Some(sq) = pieces.pop() {
+                attacked_by_class[c] |= attacks_of(them, kind, sq, occupied);
+            }
+        }
+        let mut attacked_by_cheaper = [Bitboard::EMPTY; CLASSES];
+        for c in 1..CLASSES {
+            attacked_by_cheaper[c] = attacked_by_cheaper[c - 1] | attacked_by_class[c - 1];
+        }
+        QuietHints {
+            check_squares,
+            attacked_by_cheaper,
+        }
+    }
+
+    /// Ordering bonus of quiet `m`, which leaves `kind` on its destination.
+    #[inline]
+    pub fn bonus(&self, m: Move, kind: PieceType) -> i32 {
+        let to = m.to();
+        let mut score = 0;
+        if self.check_squares[kind.index()].contains(to) {
+            score += CHECK_BONUS;
+        }
+        if let Some(c @ 1..) = class(kind) {
+            let threats = self.attacked_by_cheaper[c];
+            let stake = THREAT_UNIT * c as i32;
+            if threats.contains(to) {
+                score -= stake;
+            } else if !m.is_drop() && threats.contains(m.from()) {
+                score += stake;
+            }
+        }
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bonus(sfen: &str, usi: &str) -> i32 {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let m = Move::from_usi(usi).unwrap();
+        assert!(pos.is_legal(m), "{usi} in {sfen}");
+        let kind = super::super::see::moved_kind(&pos, m);
+        QuietHints::new(&pos).bonus(m, kind)
+    }
+
+    #[test]
+    fn checks_by_drop_and_by_move_score_the_check_bonus() {
+        let sfen = "4k4/9/9/9/9/9/9/9/4K2R1 b G 1";
+        assert_eq!(bonus(sfen, "G*5b"), CHECK_BONUS);
+        assert_eq!(bonus(sfen, "2i3i"), 0);
+        assert_eq!(bonus(sfen, "2i2a"), CHECK_BONUS);
+        assert_eq!(bonus(sfen, "G*5h"), 0);
+    }
+
+    #[test]
+    fn escaping_a_cheaper_attacker_scores_and_walking_into_one_costs() {
+        // White's pawn on 3d attacks 3e, where Black's rook stands.
+        let sfen = "4k4/9/9/6p2/6R2/9/9/9/4K4 b - 1";
+        let rook_stake = THREAT_UNIT * 3;
+        assert_eq!(bonus(sfen, "3e4e"), rook_stake, "out of the pawn's reach");
+        let into_pawn = "4k4/9/9/6p2/9/9/9/9/4K2R1 b - 1";
+        assert_eq!(bonus(into_pawn, "2i2e"), 0);
+        let pawn_guarded = "4k4/9/9/6p2/9/9/9/9/4K1R2 b - 1";
+        assert_eq!(bonus(pawn_guarded, "3i3e"), -rook_stake);
+        // A drop into a pawn's attack costs just the same.
+        assert_eq!(
+            bonus("4k4/9/9/6p2/9/9/9/9/4K4 b S 1", "S*3e"),
+            -THREAT_UNIT * 2
+        );
+    }
+}
