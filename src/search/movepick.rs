@@ -11,7 +11,7 @@ use super::see::{captured_value, moved_kind, see_ge};
 use crate::eval::piece_value;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, PieceType};
 use arrayvec::ArrayVec;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -125,12 +125,11 @@ impl MovePicker {
         picker
     }
 
-    /// Ordering score of quiet `m`: what it did here and after the moves
-    /// that led here.
+    /// Ordering score of quiet `m`, which leaves `kind` on its
+    /// destination: what it did here and after the moves that led here.
     #[inline]
-    fn quiet_score(&self, pos: &Position, history: &History, us: Color, m: Move) -> i32 {
-        history.quiet(us, m)
-            + history.continuations(&self.continuation_rows, moved_kind(pos, m), m.to())
+    fn quiet_score(&self, history: &History, us: Color, m: Move, kind: PieceType) -> i32 {
+        history.quiet(us, m) + history.continuations(&self.continuation_rows, kind, m.to())
     }
 
     /// Whether the current stage hands out quiet moves that came from
@@ -206,8 +205,9 @@ impl MovePicker {
                     self.list.clear();
                     for m in moves {
                         if Some(m) != self.hash_move && !self.refutations.contains(&m) {
-                            let score = self.quiet_score(pos, history, us, m)
-                                + hints.bonus(m, moved_kind(pos, m));
+                            let kind = moved_kind(pos, m);
+                            let score =
+                                self.quiet_score(history, us, m, kind) + hints.bonus(m, kind);
                             self.list.push((m, score));
                         }
                     }
@@ -240,7 +240,7 @@ impl MovePicker {
                         let score = if pos.is_capture(m) {
                             1_000_000 + mvv_lva(pos, m)
                         } else {
-                            self.quiet_score(pos, history, us, m)
+                            self.quiet_score(history, us, m, moved_kind(pos, m))
                         };
                         self.list.push((m, score));
                     }
