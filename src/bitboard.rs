@@ -136,6 +136,18 @@ impl Bitboard {
         Bitboard((self.0 << 1) & BOARD_BITS)
     }
 
+    /// The set moved one rank towards `color`'s far side: where that
+    /// side's pawns on these squares attack (and move). The wrapping
+    /// caveat of [`Bitboard::shift_up`] holds; pawns never stand on the
+    /// far rank, so a pawn set needs no mask.
+    #[inline]
+    pub const fn shift_forward(self, color: Color) -> Bitboard {
+        match color {
+            Color::Black => self.shift_up(),
+            Color::White => self.shift_down(),
+        }
+    }
+
     /// Set with the square added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {

@@ -473,10 +473,7 @@ pub(crate) fn extract_dynamic<S: FeatureSink>(pos: &Position, sink: &mut S) {
         // Kind by kind, so each attack lookup is a direct call; pawns in
         // bulk, as no two pawns of a side attack the same square.
         let pawns = pos.pieces(color, PieceType::Pawn);
-        let pawn_attacks = match color {
-            Color::Black => pawns.shift_up(),
-            Color::White => pawns.shift_down(),
-        };
+        let pawn_attacks = pawns.shift_forward(color);
         walker.add_attacks(
             sink,
             PAWN,

@@ -103,10 +103,7 @@ impl Position {
         // lands in the zone, so `board_move_count`'s formula applies to the
         // whole set with `from` taken outside the zone.
         let free_pawns = pawns - pinned;
-        let pawn_targets = match us {
-            Color::Black => free_pawns.shift_up(),
-            Color::White => free_pawns.shift_down(),
-        } & targets;
+        let pawn_targets = free_pawns.shift_forward(us) & targets;
         let mut n = pawn_targets.count() + (pawn_targets & Bitboard::promotion_zone(us)).count()
             - (pawn_targets & dead_squares(us, PieceType::Pawn)).count();
         for from in pawns & pinned {

@@ -142,10 +142,7 @@ impl Position {
 
         // Pawns in bulk: the destination set is the pawn set moved one rank.
         let pawns = self.by_kind[PieceType::Pawn.index()] & movers;
-        let pawn_targets = match us {
-            Color::Black => pawns.shift_up(),
-            Color::White => pawns.shift_down(),
-        } & targets;
+        let pawn_targets = pawns.shift_forward(us) & targets;
         for to in pawn_targets {
             let from = match us {
                 Color::Black => Square::from_index_unchecked(to.index() + 1),

@@ -8,7 +8,7 @@ use crate::attacks::attacks_of;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, PieceType};
+use crate::types::PieceType;
 
 /// Ordering bonus of a quiet move or drop that gives check directly.
 const CHECK_BONUS: i32 = 8_000;
@@ -63,10 +63,7 @@ impl QuietHints {
 
         let mut attacked_by_class = [Bitboard::EMPTY; CLASSES];
         let pawns = pos.pieces(them, PieceType::Pawn);
-        attacked_by_class[0] = match them {
-            Color::Black => pawns.shift_up(),
-            Color::White => pawns.shift_down(),
-        };
+        attacked_by_class[0] = pawns.shift_forward(them);
         for kind in PieceType::ALL {
             // Pawns are done above; a horse or dragon is never the
             // cheaper piece of a threat.
