@@ -1,9 +1,9 @@
 //! What a node knows about its quiet moves and drops before any history:
-//! which squares give check, which squares the enemy's cheaper pieces
-//! attack, and what a promotion gains. Drops make quiet moves many (often
-//! over a hundred), so ordering them by history alone leaves the obvious
-//! ones (checks, promotions, saving an attacked rook, not dropping a piece
-//! where a pawn takes it) too late.
+//! which squares give check, which attack a dearer enemy piece, which the
+//! enemy's cheaper pieces attack, and what a promotion gains. Drops make
+//! quiet moves many (often over a hundred), so ordering them by history
+//! alone leaves the obvious ones (checks, forks, promotions, saving an
+//! attacked rook, not dropping a piece where a pawn takes it) too late.
 
 use crate::attacks::attacks_of;
 use crate::bitboard::Bitboard;
@@ -17,6 +17,10 @@ const CHECK_BONUS: i32 = 8_000;
 /// Per value class: bonus for moving a piece out of an attack by a cheaper
 /// enemy piece, and penalty for moving or dropping it into one.
 const THREAT_UNIT: i32 = 4_000;
+
+/// Ordering bonus of a quiet move or drop that attacks an enemy piece of
+/// a dearer class (a pawn dropped on a silver, a knight fork).
+const ATTACK_BONUS: i32 = 4_000;
 
 /// Ordering bonus of a promotion without capture, per centipawn the
 /// piece gains: these moves get no history (they are not quiet to the
@@ -46,6 +50,9 @@ pub struct QuietHints {
     check_squares: [Bitboard; PieceType::NUM],
     /// By class: squares attacked by an enemy piece of a cheaper class.
     attacked_by_cheaper: [Bitboard; CLASSES],
+    /// By kind: squares from which a piece of that kind would attack an
+    /// enemy piece of a dearer class.
+    attack_squares: [Bitboard; PieceType::NUM],
 }
 
 impl QuietHints {
@@ -66,6 +73,32 @@ impl QuietHints {
                 Some(2) if kind != PieceType::Silver => gold_checks,
                 Some(_) => attacks_of(them, kind, enemy_king, occupied),
             };
+        }
+
+        // The same trick finds where a piece of ours attacks a dearer
+        // enemy: from the squares that enemy, were it of our kind, attacks.
+        let mut dearer_targets = [Bitboard::EMPTY; CLASSES];
+        for kind in PieceType::ALL {
+            if let Some(c @ 1..) = class(kind) {
+                for cheaper in &mut dearer_targets[..c] {
+                    *cheaper |= pos.pieces(them, kind);
+                }
+            }
+        }
+        let mut attack_squares = [Bitboard::EMPTY; PieceType::NUM];
+        for kind in PieceType::ALL {
+            let Some(c) = class(kind) else {
+                continue;
+            };
+            let mut targets = dearer_targets[c];
+            if kind == PieceType::Pawn {
+                attack_squares[kind.index()] = targets.shift_forward(them);
+                continue;
+            }
+            let squares = &mut attack_squares[kind.index()];
+            while let Some(sq) = targets.pop() {
+                *squares |= attacks_of(them, kind, sq, occupied);
+            }
         }
 
         let mut attacked_by_class = [Bitboard::EMPTY; CLASSES];
@@ -89,6 +122,7 @@ impl QuietHints {
         QuietHints {
             check_squares,
             attacked_by_cheaper,
+            attack_squares,
         }
     }
 
@@ -102,6 +136,9 @@ impl QuietHints {
         }
         if self.check_squares[kind.index()].contains(to) {
             score += CHECK_BONUS;
+        }
+        if self.attack_squares[kind.index()].contains(to) {
+            score += ATTACK_BONUS;
         }
         if let Some(c @ 1..) = class(kind) {
             let threats = self.attacked_by_cheaper[c];
@@ -160,5 +197,16 @@ mod tests {
         let gain = piece_value(PieceType::Dragon) - piece_value(PieceType::Rook);
         assert_eq!(bonus(sfen, "2i2c+"), PROMOTION_SCALE * gain);
         assert_eq!(bonus(sfen, "2i2c"), 0);
+    }
+
+    #[test]
+    fn attacking_a_dearer_piece_scores_the_attack_bonus() {
+        // White's silver on 3d: a pawn dropped below it attacks it.
+        let sfen = "4k4/9/9/6s2/9/9/9/9/4K4 b PG 1";
+        assert_eq!(bonus(sfen, "P*3e"), ATTACK_BONUS);
+        // A gold there attacks a piece of its own class: no bonus, and
+        // the silver is no cheaper threat to it either.
+        assert_eq!(bonus(sfen, "G*3e"), 0);
+        assert_eq!(bonus(sfen, "P*7e"), 0);
     }
 }
