@@ -70,7 +70,7 @@ impl QuietHints {
         for kind in PieceType::ALL {
             check_squares[kind.index()] = match class(kind) {
                 None => Bitboard::EMPTY,
-                Some(2) if kind != PieceType::Silver => gold_checks,
+                Some(_) if kind.moves_like_gold() => gold_checks,
                 Some(_) => attacks_of(them, kind, enemy_king, occupied),
             };
         }
@@ -85,20 +85,20 @@ impl QuietHints {
                 }
             }
         }
+        let attacked_from = |kind: PieceType, targets: Bitboard| {
+            targets.into_iter().fold(Bitboard::EMPTY, |squares, sq| {
+                squares | attacks_of(them, kind, sq, occupied)
+            })
+        };
+        let gold_attacks = attacked_from(PieceType::Gold, dearer_targets[2]);
         let mut attack_squares = [Bitboard::EMPTY; PieceType::NUM];
         for kind in PieceType::ALL {
-            let Some(c) = class(kind) else {
-                continue;
+            attack_squares[kind.index()] = match class(kind) {
+                None => Bitboard::EMPTY,
+                Some(0) => dearer_targets[0].shift_forward(them),
+                Some(_) if kind.moves_like_gold() => gold_attacks,
+                Some(c) => attacked_from(kind, dearer_targets[c]),
             };
-            let mut targets = dearer_targets[c];
-            if kind == PieceType::Pawn {
-                attack_squares[kind.index()] = targets.shift_forward(them);
-                continue;
-            }
-            let squares = &mut attack_squares[kind.index()];
-            while let Some(sq) = targets.pop() {
-                *squares |= attacks_of(them, kind, sq, occupied);
-            }
         }
 
         let mut attacked_by_class = [Bitboard::EMPTY; CLASSES];
