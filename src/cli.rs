@@ -110,7 +110,7 @@ fn perft_command(args: &[String], threads: usize) -> i32 {
     let pos = if sfen.is_empty() || sfen == "startpos" {
         Position::startpos()
     } else {
-        match Position::from_sfen(sfen.trim_start_matches("sfen ")) {
+        match Position::from_tsume_sfen(sfen.trim_start_matches("sfen ")) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("bad sfen: {e}");
@@ -147,7 +147,7 @@ fn perft_suite_command(args: &[String], threads: usize) -> i32 {
     let pool = thread_pool(threads);
     let (mut passed, mut failed) = (0, 0);
     for entry in &entries {
-        let result = Position::from_sfen(&entry.sfen)
+        let result = Position::from_tsume_sfen(&entry.sfen)
             .map(|pos| crate::perft::perft_parallel(&pos, entry.depth, pool.as_ref()));
         match result {
             Ok(n) if n == entry.nodes => {

@@ -2,6 +2,8 @@
 //! legal, all-checks line ending in mate; no no-mate position gets a "mate".
 
 use gyoku::mate::{suite, tsume_position, MateResult, MateSolver};
+use gyoku::types::Color;
+use gyoku::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -165,5 +167,124 @@ fn defender_picks_the_truly_longest_reply() {
         };
         let line: Vec<String> = line.iter().map(ToString::to_string).collect();
         assert_eq!(line.join(" "), expected, "{sfen}");
+    }
+}
+
+/// Every square where a king could be added to `sfen` for the side to move
+/// (empty, and the resulting position legal with the mover not in check):
+/// the squares any "place the missing king somewhere" scheme must choose from.
+fn king_placements(sfen: &str) -> Vec<String> {
+    let pos = tsume_position(sfen).expect("sfen");
+    let mover = pos.side_to_move();
+    let (board, rest) = sfen.split_once(' ').expect("sfen fields");
+    let mut cells: Vec<String> = Vec::new();
+    for rank in board.split('/') {
+        let mut promoted = false;
+        for ch in rank.chars() {
+            if let Some(n) = ch.to_digit(10) {
+                cells.extend(std::iter::repeat_n(String::new(), n as usize));
+            } else if ch == '+' {
+                promoted = true;
+            } else {
+                cells.push(if promoted {
+                    format!("+{ch}")
+                } else {
+                    ch.to_string()
+                });
+                promoted = false;
+            }
+        }
+    }
+    let king = if mover == Color::Black { "K" } else { "k" };
+    let mut out = Vec::new();
+    for i in (0..81).filter(|&i| cells[i].is_empty()) {
+        let mut placed = cells.clone();
+        placed[i] = king.to_string();
+        let ranks: Vec<String> = placed
+            .chunks(9)
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for cell in rank {
+                    if cell.is_empty() {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push_str(cell);
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let text = format!("{} {rest}", ranks.join("/"));
+        if let Ok(with_king) = Position::from_sfen(&text) {
+            if !with_king.in_check() {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+fn solve(pos: &Position, ms: u64) -> MateResult {
+    let deadline = Instant::now() + Duration::from_millis(ms);
+    MateSolver::new(8).solve(pos, Some(deadline), &AtomicBool::new(false))
+}
+
+/// A tsume SFEN without the attacker's king is solved with no king at all.
+/// In these positions (Black to move, S in hand, White king 1a, Black pawn
+/// 1c) White's pieces cover every empty square but 3a, 3b, 3c and 2c, and a
+/// Black king on any of those guards 2b, so that S*1b would mate: whatever
+/// square a solver invents a king on, it answers a false mate. Without a
+/// king there is no mate (checked with cshogi's df-pn as well).
+#[test]
+fn king_less_tsume_has_no_invented_king_in_the_mating_net() {
+    let sfens = [
+        "l1l5k/3p5/1gn+b4P/1pg6/1lpn3+b1/1gnl+r+rgpp/6ns1/p1s2pps1/9 b S 1",
+        "l1g5k/3s5/1n1n4P/3s5/2+r2+rp+b1/6npl/1p1lp+bsnp/plppg4/g6g1 b S 1",
+    ];
+    for sfen in sfens {
+        let placements = king_placements(sfen);
+        assert_eq!(placements.len(), 4, "{sfen}: {placements:?}");
+        for placed in &placements {
+            let pos = Position::from_sfen(placed).unwrap();
+            let MateResult::Mate(line) = solve(&pos, 2000) else {
+                panic!("a king here should make S*1b mate: {placed}");
+            };
+            assert_eq!(line.len(), 1, "{placed}");
+        }
+        let pos = tsume_position(sfen).unwrap();
+        assert!(!pos.has_king(Color::Black));
+        assert_eq!(solve(&pos, 5000), MateResult::NoMate, "{sfen}");
+    }
+}
+
+/// The other way round: the rook on 9b guards 1b along rank b, so G*1b
+/// mates; a king invented anywhere on that rank would cut the line.
+#[test]
+fn king_less_tsume_keeps_its_long_lines_open() {
+    let sfen = "8k/R8/9/9/9/9/9/9/9 b G 1";
+    let pos = tsume_position(sfen).unwrap();
+    let MateResult::Mate(line) = solve(&pos, 2000) else {
+        panic!("G*1b mates");
+    };
+    assert_eq!(line.len(), 1);
+    assert!(suite::is_valid_mate(&pos, &line));
+    let on_rank_b: Vec<String> = king_placements(sfen)
+        .into_iter()
+        .filter(|s| s.split('/').nth(1) != Some("R8"))
+        .collect();
+    assert_eq!(on_rank_b.len(), 6, "{on_rank_b:?}");
+    for placed in on_rank_b {
+        let mut pos = Position::from_sfen(&placed).unwrap();
+        let drop = pos.parse_usi_move("G*1b").unwrap();
+        pos.do_move(drop);
+        assert!(!pos.is_checkmate(), "{placed}");
     }
 }

@@ -161,7 +161,7 @@ impl Position {
             let pawn_targets = targets - dead_squares(us, PieceType::Pawn) - self.pawn_files(us);
             n += pawn_targets.count();
             let them = us.flip();
-            let mate_square = attacks::pawn_attacks(them, self.kings[them.index()]);
+            let mate_square = self.pawn_check_square(them);
             if (pawn_targets & mate_square).is_nonempty()
                 && self.is_pawn_drop_mate(mate_square.lsb())
             {

@@ -117,6 +117,9 @@ impl Position {
     /// Shared by generation and leaf counting.
     #[inline]
     pub(crate) fn safe_king_targets(&self, own: Bitboard) -> Bitboard {
+        if !self.has_king(self.side) {
+            return Bitboard::EMPTY;
+        }
         let them = self.side.flip();
         let ksq = self.kings[self.side.index()];
         let occ_without_king = self.occupied().without(ksq);
@@ -179,7 +182,7 @@ impl Position {
             let mut pawn_targets =
                 targets - dead_squares(us, PieceType::Pawn) - self.pawn_files(us);
             let them = us.flip();
-            let mate_square = attacks::pawn_attacks(them, self.kings[them.index()]);
+            let mate_square = self.pawn_check_square(them);
             if (pawn_targets & mate_square).is_nonempty() {
                 let sq = mate_square.lsb();
                 if self.is_pawn_drop_mate(sq) {
@@ -279,7 +282,7 @@ impl Position {
                 if self.pawn_files(us).contains(to) {
                     return false;
                 }
-                let mate_square = attacks::pawn_attacks(them, self.kings[them.index()]);
+                let mate_square = self.pawn_check_square(them);
                 if mate_square.contains(to) && self.is_pawn_drop_mate(to) {
                     return false;
                 }
@@ -336,10 +339,25 @@ impl Position {
         self.in_check() && !self.has_legal_move()
     }
 
+    /// The square where a pawn of `them`'s enemy would check `them`'s king
+    /// (empty when `them` has no king): the one square where a pawn drop
+    /// can be an illegal drop-pawn mate.
+    #[inline]
+    pub(crate) fn pawn_check_square(&self, them: Color) -> Bitboard {
+        if self.has_king(them) {
+            attacks::pawn_attacks(them, self.kings[them.index()])
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
     /// Whether `m` (legal here) gives check.
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
         let them = us.flip();
+        if !self.has_king(them) {
+            return false;
+        }
         let ksq = self.kings[them.index()];
         let to = m.to();
         let occ = self.occupied();
@@ -383,6 +401,28 @@ mod tests {
 
     fn has(p: &Position, text: &str) -> bool {
         p.legal_moves().iter().any(|m| m.to_string() == text)
+    }
+
+    #[test]
+    fn a_king_less_side_is_never_checked_pinned_or_restricted() {
+        // Black has no king. White's rook would pin Black's silver to a
+        // king anywhere on rank e; with none, it moves freely, White's pawn
+        // drops in front of any square a king might stand on are legal, and
+        // no White move gives check.
+        let p = Position::from_tsume_sfen("4k4/9/9/9/r2S5/9/9/4G4/9 b - 1").unwrap();
+        assert!(!p.in_check());
+        assert!(p.pinned().is_empty());
+        assert!(has(&p, "6e5d") && has(&p, "5h4h"));
+        assert_eq!(p.legal_moves().len(), p.count_legal());
+        let w = Position::from_tsume_sfen("4k4/9/9/9/9/9/9/9/R8 w rp 1").unwrap();
+        assert!(!w.has_king(Color::Black) && w.has_king(Color::White));
+        for m in w.legal_moves() {
+            assert!(!w.gives_check(m), "{m}");
+        }
+        assert!(has(&w, "P*5h") && has(&w, "P*5b"));
+        // Both kings missing is still an error, as is a king-less plain SFEN.
+        assert!(Position::from_tsume_sfen("9/9/9/9/9/9/9/9/9 b G 1").is_err());
+        assert!(Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1").is_err());
     }
 
     #[test]
@@ -431,16 +471,22 @@ mod tests {
     #[test]
     fn generated_moves_agree_with_is_legal() {
         // Every generated move passes is_legal, and every well-formed move
-        // that is_legal accepts was generated.
+        // that is_legal accepts was generated; the leaf counter agrees.
         let sfens = [
             crate::position::START_SFEN,
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
             "7lk/9/8S/9/9/9/9/7L1/8K b P 1",
             "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+            // King-less attackers (tsume), each side to move.
+            "l1l5k/3p5/1gn+b4P/1pg6/1lpn3+b1/1gnl+r+rgpp/6ns1/p1s2pps1/9 b S 1",
+            "l1l5k/3p5/1gn+b4P/1pg6/1lpn3+b1/1gnl+r+rgpp/6ns1/p1s2pps1/9 w S 1",
+            "4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1",
+            "9/9/9/9/9/9/9/4P4/3GKG3 w 2R2B2G4S4N4L17p 1",
         ];
         for sfen in sfens {
-            let p = pos(sfen);
+            let p = Position::from_tsume_sfen(sfen).unwrap();
             let legal = p.legal_moves();
+            assert_eq!(p.count_legal(), legal.len(), "{sfen}");
             for &m in &legal {
                 assert!(p.is_legal(m), "{m} in {sfen}");
             }

@@ -109,10 +109,19 @@ impl Position {
         self.by_color[0] | self.by_color[1]
     }
 
-    /// `color`'s king square.
+    /// `color`'s king square. Meaningless when `color` has no king (a
+    /// tsume position, see [`Position::from_tsume_sfen`]): check
+    /// [`Position::has_king`] wherever that can happen.
     #[inline]
     pub fn king_square(&self, color: Color) -> Square {
         self.kings[color.index()]
+    }
+
+    /// Whether `color` has a king on the board (always, except for the
+    /// attacker of a king-less tsume position).
+    #[inline]
+    pub fn has_king(&self, color: Color) -> bool {
+        self.pieces(color, PieceType::King).is_nonempty()
     }
 
     /// The position's hash key: board, hands and side to move.
@@ -305,6 +314,9 @@ impl Position {
 
     /// `color`'s pieces that stand alone between its king and an enemy slider.
     pub(crate) fn compute_pinned(&self, color: Color) -> Bitboard {
+        if !self.has_king(color) {
+            return Bitboard::EMPTY;
+        }
         let them = color.flip();
         let ksq = self.kings[color.index()];
         let snipers = (attacks::rook_pseudo_attacks(ksq) & self.orthogonal_sliders(them))
@@ -349,6 +361,9 @@ impl Position {
     #[inline]
     fn checkers_after(&self, us: Color, m: Move, moved: PieceType) -> Bitboard {
         let them = us.flip();
+        if !self.has_king(them) {
+            return Bitboard::EMPTY;
+        }
         let ksq = self.kings[them.index()];
         let occ = self.occupied();
         let to = m.to();
@@ -461,9 +476,9 @@ impl Position {
             debug_assert_eq!(st.psq, PsqScore::compute(self));
         }
         st.checkers = self.checkers_after(us, m, moved_kind);
-        debug_assert_eq!(
-            st.checkers,
-            self.attackers_to(us, self.kings[them.index()], self.occupied())
+        debug_assert!(
+            !self.has_king(them)
+                || st.checkers == self.attackers_to(us, self.kings[them.index()], self.occupied())
         );
         st.continuous_checks[us.index()] = if st.checkers.is_nonempty() {
             prev.continuous_checks[us.index()].saturating_add(1)

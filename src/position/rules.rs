@@ -113,7 +113,7 @@ impl Position {
             EnteringKingRule::Csa27 => (28, 27),
         };
         let us = self.side;
-        if self.in_check() {
+        if self.in_check() || !self.has_king(us) {
             return false;
         }
         let zone = Bitboard::promotion_zone(us);

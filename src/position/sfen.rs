@@ -284,8 +284,10 @@ fn format_hands(hands: &[Hand; 2]) -> String {
     out
 }
 
-/// Checks the rules that no real position can break.
-fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<[Square; 2], SfenError> {
+/// Checks the rules that no real position can break; returns each
+/// colour's king square, `None` for a missing king (the caller decides
+/// whether that is allowed).
+fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<[Option<Square>; 2], SfenError> {
     let mut kings: [Option<Square>; 2] = [None, None];
     let mut totals = [0u32; PieceType::NUM];
     let mut pawn_files = [[false; 9]; 2];
@@ -334,14 +336,36 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<[Square; 2], SfenE
             });
         }
     }
-    let black = kings[0].ok_or(SfenError::MissingKing(Color::Black))?;
-    let white = kings[1].ok_or(SfenError::MissingKing(Color::White))?;
-    Ok([black, white])
+    Ok(kings)
+}
+
+/// Where a missing king is recorded: a square on its own colour's last
+/// rank, so that even an unguarded "square in front of that king" lookup
+/// finds nothing. Every rule that needs the king asks
+/// [`Position::has_king`] first; this value is never a real king.
+fn absent_king_square(color: Color) -> Square {
+    match color {
+        Color::Black => Square::new(4, 0),
+        Color::White => Square::new(4, 8),
+    }
 }
 
 impl Position {
     /// Parses an SFEN string (`board side hands [move-number]`).
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        Position::parse_sfen(sfen, false)
+    }
+
+    /// Parses a tsume SFEN, where one side (the attacker, by convention)
+    /// may have no king at all. A king-less side is never in check, has no
+    /// pins and no king moves, and can never be mated; the other side's
+    /// moves are not restricted by a king that is not there. Both kings
+    /// missing is still an error.
+    pub fn from_tsume_sfen(sfen: &str) -> Result<Position, SfenError> {
+        Position::parse_sfen(sfen, true)
+    }
+
+    fn parse_sfen(sfen: &str, allow_one_missing_king: bool) -> Result<Position, SfenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if !(3..=4).contains(&fields.len()) {
             return Err(SfenError::FieldCount(fields.len()));
@@ -360,7 +384,17 @@ impl Position {
                 _ => return Err(SfenError::BadMoveNumber(text.chars().take(16).collect())),
             },
         };
-        let kings = validate(&board, &hands)?;
+        let kings = match validate(&board, &hands)? {
+            [Some(black), Some(white)] => [black, white],
+            [None, Some(white)] if allow_one_missing_king => {
+                [absent_king_square(Color::Black), white]
+            }
+            [Some(black), None] if allow_one_missing_king => {
+                [black, absent_king_square(Color::White)]
+            }
+            [None, _] => return Err(SfenError::MissingKing(Color::Black)),
+            [_, None] => return Err(SfenError::MissingKing(Color::White)),
+        };
         let mut pos = Position {
             board: [Piece::NONE; 81],
             by_color: [Bitboard::EMPTY; 2],
@@ -391,10 +425,14 @@ impl Position {
             }
         }
         let mover = side.flip();
-        if pos.is_attacked(side, pos.kings[mover.index()], pos.occupied()) {
+        if pos.has_king(mover) && pos.is_attacked(side, pos.kings[mover.index()], pos.occupied()) {
             return Err(SfenError::SideNotToMoveInCheck(mover));
         }
-        let checkers = pos.attackers_to(mover, pos.kings[side.index()], pos.occupied());
+        let checkers = if pos.has_king(side) {
+            pos.attackers_to(mover, pos.kings[side.index()], pos.occupied())
+        } else {
+            Bitboard::EMPTY
+        };
         let psq = PsqScore::compute(&pos);
         pos.states.push(StateInfo {
             board_key,

@@ -16,6 +16,9 @@ use crate::position::Position;
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     debug_assert!(!pos.in_check());
     let us = pos.side_to_move();
+    if !pos.has_king(us.flip()) {
+        return None;
+    }
     let ksq = pos.king_square(us.flip());
     // A knight of `us` on these squares would attack `ksq`.
     let targets = attacks::king_attacks(ksq) | attacks::knight_attacks(us.flip(), ksq);

@@ -67,8 +67,11 @@ impl QuietHints {
         // enemy piece of the same kind on the king's square would attack.
         let mut check_squares = [Bitboard::EMPTY; PieceType::NUM];
         let gold_checks = attacks_of(them, PieceType::Gold, enemy_king, occupied);
+        // A king-less side (tsume attacker) cannot be checked.
+        let can_check = pos.has_king(them);
         for kind in PieceType::ALL {
             check_squares[kind.index()] = match class(kind) {
+                _ if !can_check => Bitboard::EMPTY,
                 None => Bitboard::EMPTY,
                 Some(_) if kind.moves_like_gold() => gold_checks,
                 Some(_) => attacks_of(them, kind, enemy_king, occupied),
