@@ -2,8 +2,11 @@
 //! checkers and pins, with `do_move`/`undo_move` and a history of states
 //! for repetition queries.
 
+mod dirty;
 mod rules;
 mod sfen;
+
+pub use dirty::{DirtyPiece, PieceChange, PieceSpot};
 
 pub use rules::{EnteringKingRule, Repetition};
 pub use sfen::{SfenError, START_SFEN};
