@@ -1,9 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the standard check of
 //! a move generator. The last ply is bulk-counted with
 //! [`Position::count_legal`] (popcounts of destination sets, no move list),
-//! and the root can be split across a dedicated rayon pool. Nothing here
-//! evaluates, so the tree is walked without the evaluation's incremental
-//! sums ([`Position::without_eval_tracking`]).
+//! and the root can be split across a dedicated rayon pool.
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -11,7 +9,7 @@ use rayon::prelude::*;
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    pos.without_eval_tracking(|pos| count_leaves(pos, depth))
+    count_leaves(pos, depth)
 }
 
 fn count_leaves(pos: &mut Position, depth: u32) -> u64 {
@@ -37,10 +35,8 @@ pub fn divide(pos: &Position, depth: u32, pool: Option<&rayon::ThreadPool>) -> V
     let moves = pos.legal_moves();
     let count = |&m: &Move| {
         let mut child = pos.clone();
-        let nodes = child.without_eval_tracking(|child| {
-            child.do_move(m);
-            count_leaves(child, depth.saturating_sub(1))
-        });
+        child.do_move(m);
+        let nodes = count_leaves(&mut child, depth.saturating_sub(1));
         (m, nodes)
     };
     if depth == 0 {

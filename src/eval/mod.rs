@@ -1,8 +1,10 @@
 //! Static evaluation: how good a position is for the side to move, in
 //! centipawn-like units (a pawn on the board is about 90).
 //!
-//! Contract for the search: [`evaluate`] is pure, cheap, and symmetric
-//! (`evaluate` of a colour-flipped position is the same number).
+//! Contract for the search: [`evaluate`] is pure and symmetric (`evaluate`
+//! of a colour-flipped position is the same number). The search evaluates
+//! through an [`EvalStack`], which it keeps in step with the moves it plays
+//! and which gives the same numbers faster; the board never calls in here.
 //!
 //! The evaluation is a weighted sum of features (see [`features`]): the
 //! weights live in [`weights`], a file written by the Texel tuner in
@@ -12,10 +14,12 @@
 pub mod bench;
 pub mod features;
 pub(crate) mod psq;
+mod stack;
 pub mod tune;
 pub mod weights;
 
 pub use features::{extract, FeatureSink, NUM_FEATURES};
+pub use stack::EvalStack;
 
 use crate::position::Position;
 use crate::types::PieceType;
@@ -63,10 +67,11 @@ impl FeatureSink for WeightedSum<'_> {
 }
 
 /// Evaluates `pos` from the side to move's point of view with the
-/// production weights: the piece-square sums kept by the position plus the
-/// dynamic features; the same value as `evaluate_with(pos, &WEIGHTS)`.
+/// production weights, from scratch; the same value as
+/// `evaluate_with(pos, &WEIGHTS)` and as an [`EvalStack`] that followed
+/// the moves to `pos`.
 pub fn evaluate(pos: &Position) -> i32 {
-    let piece_square = pos.psq().relative(pos.side_to_move());
+    let piece_square = psq::PsqScore::compute(pos).relative(pos.side_to_move());
     evaluate_from(pos, piece_square, &weights::WEIGHTS)
 }
 

@@ -308,12 +308,17 @@ enum Step {
     Null,
 }
 
-/// Checks the incremental piece-square sums against a fresh computation:
-/// the position's own (production weights), `tracked` (the same updates
+/// Checks the incremental evaluation against a fresh computation: the
+/// search's [`EvalStack`] (production weights), `tracked` (the same updates
 /// under `weights`), and the whole evaluation built on each.
-fn assert_psq_matches(pos: &Position, weights: &[i16; NUM_FEATURES], tracked: PsqScore) {
+fn assert_psq_matches(
+    pos: &Position,
+    stack: &EvalStack,
+    weights: &[i16; NUM_FEATURES],
+    tracked: PsqScore,
+) {
     let sfen = pos.to_sfen();
-    assert_eq!(pos.psq(), PsqScore::compute(pos), "{sfen}");
+    assert_eq!(stack.evaluate(pos), evaluate(pos), "{sfen}");
     assert_eq!(
         evaluate(pos),
         evaluate_with(pos, &weights::WEIGHTS),
@@ -343,7 +348,9 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
         let mut pos = Position::from_sfen(starts[game as usize % starts.len()]).unwrap();
         let mut steps: Vec<(Step, PsqScore)> = Vec::new();
         let mut tracked = PsqScore::compute_with(&weights, &pos);
-        assert_psq_matches(&pos, &weights, tracked);
+        let mut stack = EvalStack::new();
+        stack.reset(&pos);
+        assert_psq_matches(&pos, &stack, &weights, tracked);
         for _ in 0..160 {
             // Now and then take a step back, as the search does.
             if !steps.is_empty() && rng.below(5) == 0 {
@@ -352,15 +359,17 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
                     Step::Move(m) => pos.undo_move(m),
                     Step::Null => pos.undo_null_move(),
                 }
+                stack.pop();
                 tracked = before;
-                assert_psq_matches(&pos, &weights, tracked);
+                assert_psq_matches(&pos, &stack, &weights, tracked);
                 continue;
             }
             if !pos.in_check() && rng.below(10) == 0 {
                 pos.do_null_move();
+                stack.push(&pos);
                 steps.push((Step::Null, tracked));
                 nulls += 1;
-                assert_psq_matches(&pos, &weights, tracked);
+                assert_psq_matches(&pos, &stack, &weights, tracked);
                 continue;
             }
             let list = pos.legal_moves();
@@ -376,17 +385,19 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
                 kings += usize::from(pos.piece_on(m.from()).kind() == Some(PieceType::King));
             }
             pos.do_move(m);
+            stack.push(&pos);
             steps.push((Step::Move(m), tracked));
             tracked = tracked.after_move_with(&weights, &pos, m, pos.captured_piece());
-            assert_psq_matches(&pos, &weights, tracked);
+            assert_psq_matches(&pos, &stack, &weights, tracked);
         }
         while let Some((step, before)) = steps.pop() {
             match step {
                 Step::Move(m) => pos.undo_move(m),
                 Step::Null => pos.undo_null_move(),
             }
+            stack.pop();
             tracked = before;
-            assert_psq_matches(&pos, &weights, tracked);
+            assert_psq_matches(&pos, &stack, &weights, tracked);
         }
     }
     // The walk reached every kind of update.
@@ -400,74 +411,4 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
     ] {
         assert!(n >= 50, "only {n} {what}");
     }
-}
-
-/// `evaluate` equals the from-scratch value, and a tracked state's stored
-/// sums equal a fresh computation.
-fn assert_exact(pos: &Position) {
-    let sfen = pos.to_sfen();
-    assert_eq!(
-        evaluate(pos),
-        evaluate_with(pos, &weights::WEIGHTS),
-        "{sfen}"
-    );
-    if pos.tracks_eval() {
-        assert_eq!(pos.state().psq, PsqScore::compute(pos), "{sfen}");
-    }
-}
-
-fn play_random(pos: &mut Position, rng: &mut SplitMix64, played: &mut Vec<Move>) {
-    let list = pos.legal_moves();
-    let m = list[rng.below(list.len())];
-    pos.do_move(m);
-    played.push(m);
-    assert_exact(pos);
-}
-
-/// With tracking off the evaluation stays exact (the sums are computed
-/// afresh), and tracking resumes once the untracked states are taken back,
-/// even after the walk went below the point where it was switched off.
-#[test]
-fn evaluation_stays_exact_without_eval_tracking() {
-    let mut rng = SplitMix64::new(5);
-    let mut pos = Position::from_sfen(POSITIONS[4]).unwrap();
-    let mut played = Vec::new();
-    for _ in 0..8 {
-        play_random(&mut pos, &mut rng, &mut played);
-    }
-    pos.without_eval_tracking(|pos| {
-        for _ in 0..4 {
-            pos.undo_move(played.pop().unwrap());
-            assert_exact(pos);
-        }
-        for _ in 0..12 {
-            play_random(pos, &mut rng, &mut played);
-        }
-        assert!(!pos.tracks_eval());
-        while played.len() > 4 {
-            pos.undo_move(played.pop().unwrap());
-            assert_exact(pos);
-        }
-    });
-    assert!(pos.tracks_eval());
-    for _ in 0..4 {
-        play_random(&mut pos, &mut rng, &mut played);
-    }
-    // Leaving with untracked states on the stack: exact, and tracked again
-    // once they are taken back.
-    pos.without_eval_tracking(|pos| {
-        for _ in 0..3 {
-            play_random(pos, &mut rng, &mut played);
-        }
-    });
-    assert!(!pos.tracks_eval());
-    assert_exact(&pos);
-    for _ in 0..3 {
-        pos.undo_move(played.pop().unwrap());
-    }
-    assert!(pos.tracks_eval());
-    assert_exact(&pos);
-    crate::perft::perft(&mut pos, 2);
-    assert!(pos.tracks_eval());
-    play_random(&mut pos, &mut rng, &mut played);
 }

@@ -103,8 +103,7 @@ impl MateSolver {
             aborted: false,
             path: Vec::new(),
         };
-        // The solver never evaluates: skip the evaluation's sums.
-        let result = pos.without_eval_tracking(|pos| solve_with(&mut searcher, pos));
+        let result = solve_with(&mut searcher, &mut pos);
         self.nodes = searcher.nodes;
         result
     }

@@ -13,7 +13,6 @@ pub use sfen::{SfenError, START_SFEN};
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;
-use crate::eval::psq::PsqScore;
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::types::{Color, Piece, PieceType, Square};
@@ -38,8 +37,6 @@ pub(crate) struct StateInfo {
     pub(crate) continuous_checks: [u16; 2],
     /// Plies since the root or the last null move (repetition scans stop there).
     pub(crate) plies_since_null: u16,
-    /// The evaluation's piece-square sums.
-    pub(crate) psq: PsqScore,
 }
 
 /// A shogi position. Cloning is cheap enough for per-thread copies.
@@ -53,10 +50,6 @@ pub struct Position {
     pub(crate) game_ply: u32,
     pub(crate) kings: [Square; 2],
     pub(crate) states: Vec<StateInfo>,
-    /// States at this index and above were pushed without updating the
-    /// evaluation sums (`usize::MAX` while tracking); see
-    /// [`Position::without_eval_tracking`].
-    pub(crate) untracked_from: usize,
 }
 
 impl Position {
@@ -182,44 +175,6 @@ impl Position {
     #[inline]
     pub fn is_quiet(&self, m: Move) -> bool {
         !m.is_promotion() && !self.is_capture(m)
-    }
-
-    /// The evaluation's piece-square sums for this position: the stored
-    /// ones when they were kept up to date, else computed afresh.
-    #[inline]
-    pub(crate) fn psq(&self) -> PsqScore {
-        if self.tracks_eval() {
-            self.state().psq
-        } else {
-            PsqScore::compute(self)
-        }
-    }
-
-    /// Whether the current state's evaluation sums were kept up to date.
-    #[inline]
-    pub(crate) fn tracks_eval(&self) -> bool {
-        self.states.len() <= self.untracked_from
-    }
-
-    /// Runs `f` on this position with the evaluation's incremental sums
-    /// switched off: `do_move` skips their update, for callers that play
-    /// many moves and never evaluate (perft, the mate solver).
-    ///
-    /// Evaluating inside `f` stays correct, only slower (the sums are
-    /// computed from scratch). Afterwards tracking resumes if `f` took back
-    /// every move it played; if not, moves at or beyond the entry depth
-    /// stay untracked for good (still correct, only slower).
-    pub fn without_eval_tracking<R>(&mut self, f: impl FnOnce(&mut Position) -> R) -> R {
-        let saved = self.untracked_from;
-        let boundary = saved.min(self.states.len());
-        self.untracked_from = boundary;
-        let result = f(self);
-        // Every state below `boundary` still holds valid sums: those kept
-        // from before, or pushed inside `f` onto a tracked parent.
-        if self.states.len() <= boundary {
-            self.untracked_from = saved;
-        }
-        result
     }
 
     /// The SFEN move number of this position.
@@ -473,11 +428,6 @@ impl Position {
         }
         self.side = them;
         self.game_ply += 1;
-        // The new state's index is `states.len()`; `prev` below it is tracked.
-        if self.states.len() < self.untracked_from {
-            st.psq = prev.psq.after_move(self, m, st.captured);
-            debug_assert_eq!(st.psq, PsqScore::compute(self));
-        }
         st.checkers = self.checkers_after(us, m, moved_kind);
         debug_assert!(
             !self.has_king(them)

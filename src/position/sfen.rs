@@ -2,7 +2,6 @@
 
 use super::{Position, StateInfo};
 use crate::bitboard::Bitboard;
-use crate::eval::psq::PsqScore;
 use crate::hand::{Hand, MAX_IN_HAND};
 use crate::types::{Color, Piece, PieceType, Square};
 use crate::zobrist;
@@ -404,7 +403,6 @@ impl Position {
             game_ply,
             kings,
             states: Vec::with_capacity(256),
-            untracked_from: usize::MAX,
         };
         let mut board_key = if side == Color::White {
             zobrist::SIDE
@@ -433,7 +431,6 @@ impl Position {
         } else {
             Bitboard::EMPTY
         };
-        let psq = PsqScore::compute(&pos);
         pos.states.push(StateInfo {
             board_key,
             hand_key,
@@ -443,7 +440,6 @@ impl Position {
             last_move: None,
             continuous_checks: [0; 2],
             plies_since_null: 0,
-            psq,
         });
         let pinned = pos.compute_pinned(side);
         if let Some(st) = pos.states.last_mut() {

@@ -12,7 +12,6 @@ use super::report::Bound;
 use super::see::{moved_kind, see_ge};
 use super::thread::Worker;
 use super::values::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
-use crate::eval::evaluate;
 use crate::moves::Move;
 use crate::position::{Position, Repetition};
 use crate::types::PieceType;
@@ -115,7 +114,7 @@ impl Worker<'_> {
                     score = -self.search(new_depth, 1, -beta, -alpha, false, true);
                 }
             }
-            self.pos.undo_move(m);
+            self.unplay(m);
             if self.stopped {
                 return best;
             }
@@ -138,16 +137,6 @@ impl Worker<'_> {
             }
         }
         best
-    }
-
-    /// Plays `m` at `ply`, remembering it for counter-moves and history.
-    #[inline]
-    fn play(&mut self, ply: usize, m: Move) {
-        self.shared.tt.prefetch(self.pos.key_after(m));
-        self.pos.do_move(m);
-        let frame = &mut self.stack[ply];
-        frame.mv = Some(m);
-        frame.moved = self.pos.piece_on(m.to());
     }
 
     /// Alpha-beta search of an interior node at `ply` with `depth` left.
@@ -174,7 +163,11 @@ impl Worker<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check {
+                0
+            } else {
+                self.eval.evaluate(&self.pos)
+            };
         }
         // Mate-distance pruning: no line from here beats a shorter mate.
         alpha = alpha.max(mated_in(ply));
@@ -238,7 +231,7 @@ impl Worker<'_> {
         let (raw_eval, eval) = match correction_keys {
             None => (-INFINITE, -INFINITE),
             Some(keys) => {
-                let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+                let raw = tt_hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval);
                 let corrected = self.history.correction.corrected(us, keys, raw);
                 let eval = match tt_hit {
                     Some(hit)
@@ -283,10 +276,9 @@ impl Worker<'_> {
                 // Passing is almost never best in shogi, so the null move
                 // can be searched shallow (3 + depth/4 before: 103-6-91).
                 let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
-                self.stack[ply].mv = None;
-                self.pos.do_null_move();
+                self.play_null(ply);
                 let score = -self.search(depth - r, ply + 1, -beta, -beta + 1, !cut_node, false);
-                self.pos.undo_null_move();
+                self.unplay_null();
                 if self.stopped {
                     return 0;
                 }
@@ -428,7 +420,7 @@ impl Worker<'_> {
             if pv_node && (move_count == 1 || (score > alpha && score < beta)) {
                 score = -self.search(new_depth, ply + 1, -beta, -alpha, false, true);
             }
-            self.pos.undo_move(m);
+            self.unplay(m);
             if self.stopped {
                 return 0;
             }

@@ -24,22 +24,18 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let targets = attacks::king_attacks(ksq) | attacks::knight_attacks(us.flip(), ksq);
     let mut candidates = MoveList::new();
     pos.generate_legal_onto(&mut candidates, targets);
-    // Nothing is evaluated after these moves: skip the evaluation's
-    // incremental update in `do_move`.
-    pos.without_eval_tracking(|pos| {
-        for m in candidates {
-            if !pos.gives_check(m) {
-                continue;
-            }
-            pos.do_move(m);
-            let mated = !pos.has_legal_move();
-            pos.undo_move(m);
-            if mated {
-                return Some(m);
-            }
+    for m in candidates {
+        if !pos.gives_check(m) {
+            continue;
         }
-        None
-    })
+        pos.do_move(m);
+        let mated = !pos.has_legal_move();
+        pos.undo_move(m);
+        if mated {
+            return Some(m);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

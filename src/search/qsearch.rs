@@ -8,7 +8,6 @@ use super::report::Bound;
 use super::see::captured_value;
 use super::thread::Worker;
 use super::values::{from_tt, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
-use crate::eval::evaluate;
 
 /// A capture must be able to bring the score within this of alpha.
 const DELTA_MARGIN: i32 = 200;
@@ -24,7 +23,11 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check {
+                0
+            } else {
+                self.eval.evaluate(&self.pos)
+            };
         }
         if in_check {
             if let Some(score) = super::alphabeta::repetition_score(&self.pos, ply) {
@@ -51,7 +54,7 @@ impl Worker<'_> {
         let (mut best_score, stand_pat, raw_eval) = if in_check {
             (-INFINITE, -INFINITE, -INFINITE + 1)
         } else {
-            let raw = tt_hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+            let raw = tt_hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval);
             let us = self.pos.side_to_move();
             let keys = CorrectionKeys::new(&self.pos);
             let stand_pat = self.history.correction.corrected(us, keys, raw);
@@ -80,12 +83,9 @@ impl Worker<'_> {
             {
                 continue;
             }
-            self.shared.tt.prefetch(self.pos.key_after(m));
-            self.pos.do_move(m);
-            self.stack[ply].mv = Some(m);
-            self.stack[ply].moved = self.pos.piece_on(m.to());
+            self.play(ply, m);
             let score = -self.qsearch(ply + 1, -beta, -alpha, pv_node);
-            self.pos.undo_move(m);
+            self.unplay(m);
             if self.stopped {
                 return 0;
             }

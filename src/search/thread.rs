@@ -8,6 +8,7 @@ use super::report::{Bound, Reporter, SearchInfo};
 use super::tt::TranspositionTable;
 use super::values::{to_report, INFINITE, MATE_BOUND, MAX_PLY};
 use super::SearchControl;
+use crate::eval::EvalStack;
 use crate::moves::Move;
 use crate::position::{EnteringKingRule, Position};
 use crate::types::Piece;
@@ -99,7 +100,11 @@ const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4
 /// One search thread.
 pub(crate) struct Worker<'a> {
     pub id: usize,
+    /// The board; moved only through [`Worker::play`] and its kin, which
+    /// keep `eval` in step.
     pub pos: Position,
+    /// The evaluation's incremental state along the current path.
+    pub eval: EvalStack,
     pub shared: &'a Shared<'a>,
     pub history: &'a mut History,
     pub reporter: Option<&'a dyn Reporter>,
@@ -126,9 +131,12 @@ impl<'a> Worker<'a> {
         root_moves: Vec<RootMove>,
         reporter: Option<&'a dyn Reporter>,
     ) -> Worker<'a> {
+        let mut eval = EvalStack::new();
+        eval.reset(&pos);
         Worker {
             id,
             pos,
+            eval,
             shared,
             history,
             reporter,
@@ -142,6 +150,41 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             root_depth: 0,
         }
+    }
+
+    /// Plays `m` at `ply` on the board and the evaluation, remembering it
+    /// for counter-moves and history: every move the search makes goes
+    /// through here and [`Worker::unplay`].
+    #[inline]
+    pub fn play(&mut self, ply: usize, m: Move) {
+        self.shared.tt.prefetch(self.pos.key_after(m));
+        self.pos.do_move(m);
+        self.eval.push(&self.pos);
+        let frame = &mut self.stack[ply];
+        frame.mv = Some(m);
+        frame.moved = self.pos.piece_on(m.to());
+    }
+
+    /// Takes back `m`, the last move played.
+    #[inline]
+    pub fn unplay(&mut self, m: Move) {
+        self.pos.undo_move(m);
+        self.eval.pop();
+    }
+
+    /// Passes the turn at `ply` (null-move pruning; never in check).
+    #[inline]
+    pub fn play_null(&mut self, ply: usize) {
+        self.stack[ply].mv = None;
+        self.pos.do_null_move();
+        self.eval.push(&self.pos);
+    }
+
+    /// Takes back the null move.
+    #[inline]
+    pub fn unplay_null(&mut self) {
+        self.pos.undo_null_move();
+        self.eval.pop();
     }
 
     fn is_main(&self) -> bool {
