@@ -163,6 +163,8 @@ impl Engine {
         let options = SearchOptions {
             multi_pv: self.options.multi_pv,
             entering_king_rule: self.options.entering_king_rule,
+            max_moves_to_draw: self.options.max_moves_to_draw,
+            draw_value: self.options.draw_value,
         };
         let mut searcher = {
             self.ensure_searcher();

@@ -142,6 +142,9 @@ fn handshake_declares_options_without_spaces() {
         "NetworkDelay",
         "MinimumThinkingTime",
         "EnteringKingRule",
+        "MaxMovesToDraw",
+        "DrawValueBlack",
+        "DrawValueWhite",
     ] {
         assert!(
             lines

@@ -56,10 +56,10 @@ const REPETITION_PLIES: usize = 32;
 /// score for it (we used ±1500) is wrong by the value of a pawn or so,
 /// depends on the path, and spread through the hash table into root scores
 /// stuck at +1500 in games the engine then lost.
-pub(crate) fn repetition_score(pos: &Position, ply: usize) -> Option<i32> {
+pub(crate) fn repetition_score(pos: &Position, ply: usize, draw: i32) -> Option<i32> {
     match pos.repetition(REPETITION_PLIES, 1) {
         Repetition::None | Repetition::Superior | Repetition::Inferior => None,
-        Repetition::Draw => Some(0),
+        Repetition::Draw => Some(draw),
         Repetition::Win => Some(mate_in(ply)),
         Repetition::Loss => Some(mated_in(ply)),
     }
@@ -74,6 +74,35 @@ fn has_non_pawn_material(pos: &Position) -> bool {
 }
 
 impl Worker<'_> {
+    /// What a draw is worth to the side to move here.
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        self.shared.draw.score[self.pos.side_to_move().index()]
+    }
+
+    /// The score when the game has ended here by repetition or by length.
+    #[inline]
+    pub(crate) fn game_end_score(&self, ply: usize) -> Option<i32> {
+        if let Some(score) = repetition_score(&self.pos, ply, self.draw_score()) {
+            return Some(score);
+        }
+        self.move_limit_score(ply)
+    }
+
+    /// The score when `MaxMovesToDraw` moves have been played: a draw,
+    /// unless the last of them mated.
+    #[inline]
+    pub(crate) fn move_limit_score(&self, ply: usize) -> Option<i32> {
+        if self.pos.game_ply() <= self.shared.draw.last_move_number {
+            return None;
+        }
+        Some(if self.pos.in_check() && !self.pos.has_legal_move() {
+            mated_in(ply)
+        } else {
+            self.draw_score()
+        })
+    }
+
     /// The PV at `ply` becomes `m` followed by the child's PV.
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.stack.split_at_mut(ply + 1);
@@ -158,7 +187,7 @@ impl Worker<'_> {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = repetition_score(&self.pos, ply) {
+        if let Some(score) = self.game_end_score(ply) {
             return score;
         }
         let in_check = self.pos.in_check();

@@ -38,7 +38,7 @@ use crate::moves::Move;
 use crate::position::{EnteringKingRule, Position};
 use history::History;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use thread::{RootMove, Shared};
+use thread::{DrawRule, RootMove, Shared};
 use tt::TranspositionTable;
 
 /// Search settings that come from USI options rather than from `go`.
@@ -48,6 +48,10 @@ pub struct SearchOptions {
     pub multi_pv: usize,
     /// Declaration rule, for `bestmove win` and for scoring.
     pub entering_king_rule: EnteringKingRule,
+    /// A game still going after this many moves is a draw (0 = no limit).
+    pub max_moves_to_draw: u32,
+    /// What a draw is worth to the engine when it plays Black / White (cp).
+    pub draw_value: [i32; 2],
 }
 
 impl Default for SearchOptions {
@@ -55,6 +59,8 @@ impl Default for SearchOptions {
         SearchOptions {
             multi_pv: 1,
             entering_king_rule: EnteringKingRule::Csa27,
+            max_moves_to_draw: 0,
+            draw_value: [0, 0],
         }
     }
 }
@@ -181,6 +187,7 @@ impl Searcher {
                 .map_or(values::MAX_PLY as i32 - 4, |d| d.clamp(1, 100) as i32),
             multi_pv: options.multi_pv.max(1),
             entering_king_rule: options.entering_king_rule,
+            draw: DrawRule::new(options, root.side_to_move()),
         };
         let results = smp::run_threads(root, &root_moves, &shared, &mut self.histories, reporter);
         let chosen = &results[smp::best_thread(&results, shared.multi_pv)];

@@ -29,10 +29,13 @@ impl Worker<'_> {
                 self.eval.evaluate(&self.pos)
             };
         }
-        if in_check {
-            if let Some(score) = super::alphabeta::repetition_score(&self.pos, ply) {
-                return score;
-            }
+        let game_end = if in_check {
+            self.game_end_score(ply)
+        } else {
+            self.move_limit_score(ply)
+        };
+        if let Some(score) = game_end {
+            return score;
         }
 
         let key = self.pos.key();

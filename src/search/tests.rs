@@ -221,8 +221,11 @@ fn repeated_positions_score_as_draws_in_search() {
         let m = pos.parse_usi_move(text).unwrap();
         pos.do_move(m);
     }
-    assert_eq!(alphabeta::repetition_score(&pos, 4), Some(0));
-    assert_eq!(alphabeta::repetition_score(&Position::startpos(), 0), None);
+    assert_eq!(alphabeta::repetition_score(&pos, 4, 0), Some(0));
+    assert_eq!(
+        alphabeta::repetition_score(&Position::startpos(), 0, 0),
+        None
+    );
 }
 
 #[test]
@@ -236,7 +239,7 @@ fn a_repeated_board_with_another_hand_is_searched_on() {
         pos.do_move(m);
     }
     assert_eq!(pos.repetition(32, 1), crate::position::Repetition::Superior);
-    assert_eq!(alphabeta::repetition_score(&pos, 4), None);
+    assert_eq!(alphabeta::repetition_score(&pos, 4, 0), None);
 }
 
 #[test]
@@ -246,4 +249,37 @@ fn declaration_is_returned_when_valid() {
     let pos = Position::from_sfen(sfen).unwrap();
     assert!(pos.can_declare_win(EnteringKingRule::Csa27));
     assert_eq!(search(sfen, 2).best, BestMove::DeclareWin);
+}
+
+/// `MaxMovesToDraw`: the 256th move ends the game in a draw unless it
+/// mates, and a draw is worth the engine's `DrawValue` for its colour.
+#[test]
+fn the_move_limit_scores_a_draw_unless_the_last_move_mates() {
+    let limited = |draw_value: [i32; 2]| SearchOptions {
+        max_moves_to_draw: 256,
+        draw_value,
+        ..SearchOptions::default()
+    };
+    let score = |sfen: &str, options: SearchOptions| {
+        let pos = Position::from_sfen(sfen).unwrap();
+        search_with(&pos, &to_depth(6), 1, options, &SilentReporter)
+            .score
+            .unwrap()
+    };
+    // Two rooks up but no mate in one: winning, unless this is move 256.
+    let up = "4k4/9/9/9/9/9/9/9/4K4 b 2R";
+    assert!(cp(score(&format!("{up} 200"), limited([0, 0]))) > 1000);
+    assert_eq!(score(&format!("{up} 256"), limited([0, 0])), Score::Cp(0));
+    assert_eq!(
+        score(&format!("{up} 256"), limited([-40, 0])),
+        Score::Cp(-40)
+    );
+    // Move 255: White's reply is the last move, and no mate comes by then.
+    assert_eq!(score(&format!("{up} 255"), limited([0, 0])), Score::Cp(0));
+    // White's own draw value when the engine plays White.
+    let down = "4k4/9/9/9/9/9/9/9/4K4 w 2R 256";
+    assert_eq!(score(down, limited([0, 25])), Score::Cp(25));
+    // Mate on the last move counts.
+    let mate = "4k4/9/4P4/9/9/9/9/9/4K4 b G 256";
+    assert_eq!(score(mate, limited([0, 0])), Score::Mate(1));
 }

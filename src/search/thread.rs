@@ -11,7 +11,7 @@ use super::SearchControl;
 use crate::eval::EvalStack;
 use crate::moves::Move;
 use crate::position::{EnteringKingRule, Position};
-use crate::types::Piece;
+use crate::types::{Color, Piece};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -27,6 +27,34 @@ pub(crate) struct Shared<'a> {
     pub max_depth: i32,
     pub multi_pv: usize,
     pub entering_king_rule: EnteringKingRule,
+    pub draw: DrawRule,
+}
+
+/// What a draw scores and when a game becomes one by length.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct DrawRule {
+    /// A position whose SFEN move number exceeds this is a draw (unless
+    /// the side to move is mated): `MaxMovesToDraw` moves have been played.
+    pub last_move_number: u32,
+    /// A draw's score for the side to move, by its colour: the engine's
+    /// own draw value for the colour it plays, minus that for the other.
+    pub score: [i32; 2],
+}
+
+impl DrawRule {
+    pub fn new(options: &super::SearchOptions, engine: Color) -> DrawRule {
+        let value = options.draw_value[engine.index()];
+        let mut score = [0; 2];
+        score[engine.index()] = value;
+        score[engine.flip().index()] = -value;
+        DrawRule {
+            last_move_number: match options.max_moves_to_draw {
+                0 => u32::MAX,
+                n => n,
+            },
+            score,
+        }
+    }
 }
 
 /// A root move and what the last iterations found for it.

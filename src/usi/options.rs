@@ -29,6 +29,13 @@ pub struct EngineOptions {
     /// this many centipawns, or finds itself mated (`ResignValue`);
     /// [`NEVER_RESIGN`] turns it off.
     pub resign_value: i32,
+    /// `MaxMovesToDraw`: a game still going after this many moves (plies)
+    /// is a draw; 0 = no limit.
+    pub max_moves_to_draw: u32,
+    /// `DrawValueBlack` / `DrawValueWhite`: what a draw (repetition or
+    /// move limit) is worth to the engine, in centipawns, when it plays
+    /// Black / White.
+    pub draw_value: [i32; 2],
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -46,6 +53,8 @@ impl Default for EngineOptions {
             mate_hash_mb: 64,
             root_mate_ms: 100,
             resign_value: NEVER_RESIGN,
+            max_moves_to_draw: 0,
+            draw_value: [0, 0],
         }
     }
 }
@@ -65,6 +74,12 @@ const ENTERING_KING_RULES: [(&str, EnteringKingRule); 3] = [
     ("CSARule24", EnteringKingRule::Csa24),
     ("CSARule27", EnteringKingRule::Csa27),
 ];
+
+/// Longest game limit accepted (far beyond any real rule).
+const MAX_MOVES_TO_DRAW: i64 = 100_000;
+
+/// Largest draw value accepted: well inside the evaluation's range.
+const MAX_DRAW_VALUE: i64 = 10_000;
 
 /// Largest hash we offer: half of a 24 GiB machine is plenty for anyone.
 const MAX_HASH_MB: i64 = 1 << 16;
@@ -94,6 +109,18 @@ impl EngineOptions {
             format!(
                 "option name ResignValue type spin default {} min 100 max {NEVER_RESIGN}",
                 d.resign_value
+            ),
+            format!(
+                "option name MaxMovesToDraw type spin default {} min 0 max {MAX_MOVES_TO_DRAW}",
+                d.max_moves_to_draw
+            ),
+            format!(
+                "option name DrawValueBlack type spin default {} min -{MAX_DRAW_VALUE} max {MAX_DRAW_VALUE}",
+                d.draw_value[0]
+            ),
+            format!(
+                "option name DrawValueWhite type spin default {} min -{MAX_DRAW_VALUE} max {MAX_DRAW_VALUE}",
+                d.draw_value[1]
             ),
             "option name ClearHash type button".to_string(),
         ]
@@ -169,6 +196,18 @@ impl EngineOptions {
                 self.resign_value = spin(100, i64::from(NEVER_RESIGN))? as i32;
                 Ok(OptionEffect::None)
             }
+            "maxmovestodraw" => {
+                self.max_moves_to_draw = spin(0, MAX_MOVES_TO_DRAW)? as u32;
+                Ok(OptionEffect::None)
+            }
+            "drawvalueblack" => {
+                self.draw_value[0] = spin(-MAX_DRAW_VALUE, MAX_DRAW_VALUE)? as i32;
+                Ok(OptionEffect::None)
+            }
+            "drawvaluewhite" => {
+                self.draw_value[1] = spin(-MAX_DRAW_VALUE, MAX_DRAW_VALUE)? as i32;
+                Ok(OptionEffect::None)
+            }
             "clearhash" => Ok(OptionEffect::ClearHash),
             _ => Err(format!("no such option '{}'", shorten(name))),
         }
@@ -229,6 +268,9 @@ mod tests {
             ("Threads", Some("0")),
             ("USI_Ponder", Some("yes")),
             ("EnteringKingRule", Some("TryRule")),
+            ("MaxMovesToDraw", Some("-1")),
+            ("DrawValueBlack", Some("10001")),
+            ("DrawValueWhite", Some("x")),
             ("NoSuchOption", Some("1")),
         ] {
             assert!(o.set(name, value).is_err(), "{name} {value:?}");
@@ -259,9 +301,13 @@ mod tests {
         o.set("usi_hash", Some("16")).unwrap();
         o.set("MULTIPV", Some("3")).unwrap();
         o.set("EnteringKingRule", Some("NoEnteringKing")).unwrap();
+        o.set("maxmovestodraw", Some("256")).unwrap();
+        o.set("DrawValueBlack", Some("-50")).unwrap();
+        o.set("DrawValueWhite", Some("30")).unwrap();
         assert_eq!(
             (o.hash_mb, o.multi_pv, o.entering_king_rule),
             (16, 3, EnteringKingRule::None)
         );
+        assert_eq!((o.max_moves_to_draw, o.draw_value), (256, [-50, 30]));
     }
 }

@@ -96,8 +96,8 @@ pub fn play_game(config: &SelfPlayConfig, game: u32) -> Vec<Sample> {
 
     let mut searcher = Searcher::new(1, 1);
     let options = SearchOptions {
-        multi_pv: 1,
         entering_king_rule: EnteringKingRule::Csa27,
+        ..SearchOptions::default()
     };
     let limits = Limits {
         depth: Some(config.depth),
