@@ -17,6 +17,7 @@ pub mod large_table;
 pub mod mate;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod search;

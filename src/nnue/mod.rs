@@ -1,0 +1,88 @@
+//! NNUE evaluation: inference only (no search wiring, no training).
+//!
+//! # Architecture
+//!
+//! ```text
+//! features (per perspective) -> L1 (i16) ─┐ side to move's half first
+//! features (other side)      -> L1 (i16) ─┴> 2*L1 (u8) -> 32 -> 32 -> 1
+//! ```
+//!
+//! The feature transformer is shared by both perspectives; L1 is a multiple
+//! of 32 up to 512. The hidden layers are dense, 32 wide, with ClippedReLU
+//! between all layers. This is the shape of YaneuraOu's
+//! `halfkp_256x2-32-32` with the width left open.
+//!
+//! # Feature sets ([`FeatureSet`])
+//!
+//! Each non-king piece, seen from a perspective, is a YaneuraOu BonaPiece
+//! (0..1548: 90 hand slots, then 18 board kinds x 81 squares; White sees the
+//! board turned 180 degrees with friend and enemy swapped). A feature is
+//! `king bucket * 1548 + BonaPiece`:
+//!
+//! | set | king bucket | inputs |
+//! |---|---|---|
+//! | `HalfKpMirror` (ours) | own king square in the perspective's view, files 6-9 mirrored onto 4-1 together with every board piece: 45 buckets | 69,660 |
+//! | `HalfKp` (YaneuraOu's HalfKP) | own king square in the perspective's view: 81 buckets | 125,388 |
+//!
+//! A king-less side (tsume positions) uses its back-rank centre square.
+//!
+//! # Quantisation
+//!
+//! | stage | values |
+//! |---|---|
+//! | accumulator | i16: bias + sum of active rows (wrapping) |
+//! | transformer output | u8 = clamp(acc, 0, 127) |
+//! | hidden layers | i32 = bias + sum(u8 x i8 weight); u8 = clamp(sum >> 6, 0, 127) |
+//! | output | i32 = bias + sum(u8 x i8 weight); value = sum / 16 ([`FV_SCALE`], truncating) |
+//!
+//! The value is from the side to move's view, in centipawn-like units (a
+//! pawn is about 90).
+//!
+//! # File layout ([`Network::read`], [`Network::write`])
+//!
+//! All integers little-endian.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `GYOKUNN\0` |
+//! | 8 | 4 | format version, u32 (1) |
+//! | 12 | 4 | architecture id, u32 (1: features -> L1 x 2 -> 32 -> 32 -> 1) |
+//! | 16 | 4 | feature set id, u32 (1 `HalfKpMirror`, 2 `HalfKp`) |
+//! | 20 | 4 | inputs per perspective, u32 (must match the set) |
+//! | 24 | 4 | L1, u32 |
+//! | 28 | 4 | layer 2 width, u32 (32) |
+//! | 32 | 4 | layer 3 width, u32 (32) |
+//! | 36 | 4 | outputs, u32 (1) |
+//! | 40 | 8 | payload length in bytes, u64 |
+//! | 48 | | payload, in this order: |
+//! | | 2 L1 | transformer biases, i16 |
+//! | | 2 inputs L1 | transformer weights, i16, one row of L1 per feature |
+//! | | 4 x 32 | layer 2 biases, i32 |
+//! | | 32 x 2 L1 | layer 2 weights, i8, one row of 2 L1 per output |
+//! | | 4 x 32 | layer 3 biases, i32 |
+//! | | 32 x 32 | layer 3 weights, i8, one row per output |
+//! | | 4 | output bias, i32 |
+//! | | 32 | output weights, i8 |
+//! | end - 8 | 8 | FNV-1a 64 of every byte before it, u64 |
+//!
+//! # Files
+//!
+//! `features.rs` (BonaPieces and feature indices), `net.rs` (weights and
+//! forward pass), `format.rs` (file reading and writing), `accumulator.rs`
+//! (incremental updates along a search path), `simd.rs` (scalar and AVX2
+//! kernels).
+
+pub mod accumulator;
+pub mod features;
+pub mod format;
+pub mod net;
+pub mod simd;
+
+#[cfg(test)]
+mod tests;
+
+pub use accumulator::AccumulatorStack;
+pub use features::FeatureSet;
+pub use format::NetError;
+pub use net::{Network, FV_SCALE};
+pub use simd::Kernel;
