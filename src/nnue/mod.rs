@@ -84,5 +84,5 @@ mod tests;
 pub use accumulator::AccumulatorStack;
 pub use features::FeatureSet;
 pub use format::NetError;
-pub use net::{Network, FV_SCALE};
+pub use net::{is_valid_l1, Network, NetworkParts, FV_SCALE};
 pub use simd::Kernel;

@@ -3,6 +3,7 @@
 //! layers and one output, i8 weights and i32 biases, ClippedReLU between.
 
 use super::features::{active_features, FeatureList, FeatureSet};
+use super::format::NetError;
 use super::simd::Kernel;
 use crate::position::Position;
 use crate::types::Color;
@@ -85,6 +86,32 @@ impl std::fmt::Debug for Network {
     }
 }
 
+/// A network's quantised parameters, as a trainer produces them; weight
+/// matrices are row-major, one row of inputs per output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkParts {
+    /// The feature set.
+    pub set: FeatureSet,
+    /// Transformer width per perspective.
+    pub l1: usize,
+    /// `set.inputs() x l1`.
+    pub ft_weights: Vec<i16>,
+    /// `l1`.
+    pub ft_biases: Vec<i16>,
+    /// `32 x 2*l1`.
+    pub hidden1_weights: Vec<i8>,
+    /// `32`.
+    pub hidden1_biases: Vec<i32>,
+    /// `32 x 32`.
+    pub hidden2_weights: Vec<i8>,
+    /// `32`.
+    pub hidden2_biases: Vec<i32>,
+    /// `32`.
+    pub output_weights: Vec<i8>,
+    /// The output bias.
+    pub output_bias: i32,
+}
+
 /// Whether `l1` is a feature-transformer width this code supports.
 pub fn is_valid_l1(l1: usize) -> bool {
     (L1_STEP..=MAX_L1).contains(&l1) && l1.is_multiple_of(L1_STEP)
@@ -103,6 +130,39 @@ impl Network {
             hidden2: Affine::zeroed(HIDDEN, HIDDEN),
             output: Affine::zeroed(HIDDEN, 1),
         })
+    }
+
+    /// A network from trained parameters; every size must match the shape.
+    pub fn from_parts(parts: NetworkParts) -> Result<Network, NetError> {
+        let mut net = Network::zeroed(parts.set, parts.l1)
+            .ok_or(NetError::UnsupportedWidth(parts.l1 as u32))?;
+        let check = |what: &'static str, expected: usize, found: usize| {
+            if expected == found {
+                Ok(())
+            } else {
+                Err(NetError::SizeMismatch {
+                    what,
+                    expected: expected as u64,
+                    found: found as u64,
+                })
+            }
+        };
+        check("transformer weights", net.ft_weights.len(), parts.ft_weights.len())?;
+        check("transformer biases", net.ft_biases.len(), parts.ft_biases.len())?;
+        check("layer 2 weights", net.hidden1.weights.len(), parts.hidden1_weights.len())?;
+        check("layer 2 biases", net.hidden1.biases.len(), parts.hidden1_biases.len())?;
+        check("layer 3 weights", net.hidden2.weights.len(), parts.hidden2_weights.len())?;
+        check("layer 3 biases", net.hidden2.biases.len(), parts.hidden2_biases.len())?;
+        check("output weights", net.output.weights.len(), parts.output_weights.len())?;
+        net.ft_weights = parts.ft_weights;
+        net.ft_biases = parts.ft_biases;
+        net.hidden1.weights = parts.hidden1_weights;
+        net.hidden1.biases = parts.hidden1_biases;
+        net.hidden2.weights = parts.hidden2_weights;
+        net.hidden2.biases = parts.hidden2_biases;
+        net.output.weights = parts.output_weights;
+        net.output.biases = vec![parts.output_bias];
+        Ok(net)
     }
 
     /// A deterministic network with small random weights, scaled so that
