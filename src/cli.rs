@@ -12,7 +12,9 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]
        gyoku bench [depth] [--threads N] [--hash MB]   (1 thread, 16 MB by default)
        gyoku evalbench [<positions>] [<passes>]
-       gyoku tune gen|fit|init ... (see `gyoku tune help`)";
+       gyoku tune gen|fit|init ... (see `gyoku tune help`)
+       gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S] [--nodes M] ... [--threads T]
+       gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)";
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -34,6 +36,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("mate-suite") => crate::mate::suite::run(&args[1..]),
         Some("evalbench") => crate::eval::bench::run(&args[1..]),
         Some("tune") => crate::eval::tune::run(&args[1..], threads),
+        Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),
+        Some("gensfen-info") => crate::datagen::info::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0

@@ -10,6 +10,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod cli;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod hand;
