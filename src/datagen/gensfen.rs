@@ -154,9 +154,11 @@ pub fn play_game(
     let random_at: HashSet<u32> = plies[..count].iter().copied().collect();
 
     searcher.new_game();
+    // No move limit for the search: a label should not depend on how far
+    // the game happens to be from the generator's max ply.
     let options = SearchOptions {
-        multi_pv: 1,
         entering_king_rule: EnteringKingRule::Csa27,
+        ..SearchOptions::default()
     };
     let limits = Limits {
         depth: config.depth,
