@@ -13,6 +13,7 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku bench [depth] [--threads N] [--hash MB]   (1 thread, 16 MB by default)
        gyoku evalbench [<positions>] [<passes>]
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
+       gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
        gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S] [--nodes M] ... [--threads T]
        gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)";
 
@@ -36,6 +37,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("mate-suite") => crate::mate::suite::run(&args[1..]),
         Some("evalbench") => crate::eval::bench::run(&args[1..]),
         Some("tune") => crate::eval::tune::run(&args[1..], threads),
+        Some("nnue") => crate::train::run(&args[1..], threads),
         Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),
         Some("gensfen-info") => crate::datagen::info::run(&args[1..]),
         Some("-h" | "--help" | "help") => {

@@ -23,6 +23,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod text;
+pub mod train;
 pub mod types;
 pub mod usi;
 pub mod zobrist;

@@ -1,0 +1,169 @@
+//! `gyoku nnue train`: fits an NNUE network to labelled positions on the
+//! CPU (rayon; no Python, no GPU), then writes it in gyoku's net format.
+//!
+//! - Inputs: the sparse first layer touches only the rows of active
+//!   features; a factorised "piece without king" table (one row per
+//!   BonaPiece, shared by all king buckets) is trained alongside and
+//!   folded into the real rows at export, which helps rare king squares
+//!   when data is scarce.
+//! - Loss: squared error in win probability between `sigmoid(eval / K)`
+//!   and `lambda * sigmoid(score / K) + (1 - lambda) * result`.
+//! - Optimiser: Adam, with sparse updates of the transformer rows.
+//! - Validation: every n-th game held out whole.
+//! - Checkpoints after every epoch; `--resume` continues a run exactly.
+//! - Quantisation-aware: hidden and output weights are kept inside what
+//!   i8 can hold, so the exported integer net tracks the float one.
+//!
+//! A tool, not part of the engine: nothing under `search` or `usi` uses it.
+
+mod adam;
+mod checkpoint;
+pub mod data;
+pub mod export;
+pub mod model;
+pub mod trainer;
+
+use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
+use adam::{Adam, AdamConfig};
+use model::Model;
+use std::collections::HashMap;
+use trainer::TrainConfig;
+
+const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--l1 64]
+         [--epochs 10] [--batch 16384] [--lr 0.001] [--lr-decay 0.9] [--lambda 0.7]
+         [--sigmoid 600] [--seed 1] [--validation-every 10] [--quantised-epochs 1]
+         [--checkpoint FILE] [--resume FILE] [--threads N]
+  data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)";
+
+/// Runs `gyoku nnue <args>`; returns the exit code.
+pub fn run(args: &[String], threads: usize) -> i32 {
+    let result = match args.first().map(String::as_str) {
+        Some("train") => parse_flags(&args[1..]).and_then(|flags| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| e.to_string())?;
+            pool.install(|| train_command(&flags))
+        }),
+        _ => Err("unknown nnue command".to_string()),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            2
+        }
+    }
+}
+
+type Flags = HashMap<String, String>;
+
+fn parse_flags(args: &[String]) -> Result<Flags, String> {
+    let mut flags = HashMap::new();
+    let mut iter = args.iter();
+    while let Some(name) = iter.next() {
+        let key = name
+            .strip_prefix("--")
+            .ok_or_else(|| format!("expected a --flag, got '{name}'"))?;
+        let value = iter.next().ok_or_else(|| format!("{name} needs a value"))?;
+        flags.insert(key.to_string(), value.clone());
+    }
+    Ok(flags)
+}
+
+fn flag<T: std::str::FromStr>(flags: &Flags, name: &str, default: T) -> Result<T, String> {
+    match flags.get(name) {
+        None => Ok(default),
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("bad value '{v}' for --{name}")),
+    }
+}
+
+fn train_command(flags: &Flags) -> Result<(), String> {
+    let data: Vec<String> = flags
+        .get("data")
+        .ok_or("--data is required")?
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let out = flags.get("out").ok_or("--out is required")?.clone();
+    let set = FeatureSet::HalfKpMirror;
+    let l1: usize = flag(flags, "l1", 64)?;
+    if !crate::nnue::is_valid_l1(l1) {
+        return Err(format!("--l1 {l1}: must be a multiple of 32 in 32..=512"));
+    }
+    let defaults = TrainConfig::default();
+    let config = TrainConfig {
+        epochs: flag(flags, "epochs", defaults.epochs)?,
+        batch: flag(flags, "batch", defaults.batch)?.max(1),
+        adam: AdamConfig {
+            learning_rate: flag(flags, "lr", defaults.adam.learning_rate)?,
+            ..defaults.adam
+        },
+        lr_decay: flag(flags, "lr-decay", defaults.lr_decay)?,
+        lambda: flag(flags, "lambda", defaults.lambda)?,
+        sigmoid_scale: flag(flags, "sigmoid", defaults.sigmoid_scale)?,
+        seed: flag(flags, "seed", defaults.seed)?,
+        quantised_epochs: flag(flags, "quantised-epochs", defaults.quantised_epochs)?,
+    };
+    let every: u32 = flag(flags, "validation-every", 10)?;
+    let start = std::time::Instant::now();
+    let (samples, skipped) = data::read_any(&data, set)?;
+    let (train, valid) = samples.split_by_game(every);
+    eprintln!(
+        "{} training and {} validation positions ({skipped} lines skipped) in {:.1} s",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if train.is_empty() {
+        return Err("no training positions".into());
+    }
+    let mut model = Model::new(set.inputs(), BONA_PIECE_END, l1, config.seed);
+    let mut adam = Adam::new(&model, config.adam);
+    let mut done = 0;
+    if let Some(path) = flags.get("resume") {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        done =
+            checkpoint::read(&bytes, &mut model, &mut adam).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("resumed {path} after {done} epochs");
+    }
+    eprintln!(
+        "epoch {done}: validation loss {:.6} (the linear evaluation's: {:.6})",
+        trainer::validation_loss(&model, &valid, &config),
+        trainer::linear_loss(&valid, &config)
+    );
+    let checkpoint_path = flags.get("checkpoint").cloned();
+    let mut failure = None;
+    trainer::train(
+        &mut model,
+        &mut adam,
+        &train,
+        &valid,
+        &config,
+        done,
+        |model, adam, r| {
+            eprintln!(
+                "epoch {}: train loss {:.6}, validation loss {:.6}, {:.0} positions/s",
+                r.epoch, r.train_loss, r.validation_loss, r.positions_per_second
+            );
+            if let Some(path) = &checkpoint_path {
+                let bytes = checkpoint::write(model, adam, r.epoch);
+                if let Err(e) = std::fs::write(path, bytes) {
+                    failure = Some(format!("{path}: {e}"));
+                }
+            }
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let net = export::quantise(&model, set).map_err(|e| e.to_string())?;
+    std::fs::write(&out, net.write()).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("wrote {out} ({set:?}, L1 {l1})");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
