@@ -10,7 +10,7 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku perft <depth> [<sfen>] [--threads N]
        gyoku perft-suite <file> [--threads N]
        gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]
-       gyoku bench [depth] [--threads N] [--hash MB]   (1 thread, 16 MB by default)
+       gyoku bench [depth] [--threads N] [--hash MB] [--evalfile NET]   (1 thread, 16 MB by default)
        gyoku evalbench [<positions>] [<passes>]
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
        gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
@@ -181,9 +181,21 @@ fn bench_command(args: &[String]) -> i32 {
     let mut depth = crate::search::bench::DEFAULT_DEPTH;
     let mut threads = 1;
     let mut hash_mb = 16;
+    let mut network = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let parsed = match arg.as_str() {
+            "--evalfile" => match iter.next().map(|v| crate::nnue::load::load(v)) {
+                Some(Ok(net)) => {
+                    network = Some(std::sync::Arc::new(net));
+                    Some(())
+                }
+                Some(Err(e)) => {
+                    eprintln!("EvalFile {e}");
+                    return 2;
+                }
+                None => None,
+            },
             "--threads" => iter
                 .next()
                 .and_then(|v| v.parse().ok())
@@ -201,7 +213,7 @@ fn bench_command(args: &[String]) -> i32 {
     }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    match crate::search::bench::run(depth, threads, hash_mb, Some(&mut lock)) {
+    match crate::search::bench::run(depth, threads, hash_mb, network, Some(&mut lock)) {
         Ok(_) => 0,
         Err(_) => 1,
     }

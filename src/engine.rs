@@ -4,6 +4,7 @@
 //! stays responsive to `stop`, `ponderhit`, `isready` and `quit`.
 
 use crate::mate::{MateResult, MateSolver};
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{
     BestMove, Bound, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
@@ -52,6 +53,9 @@ pub struct Engine {
     mate: Option<MateSolver>,
     mate_hash_mb: usize,
     job: Option<Job>,
+    /// The NNUE network from `EvalFile`, or `None` for the built-in
+    /// evaluation.
+    network: Option<Arc<Network>>,
 }
 
 impl Engine {
@@ -66,6 +70,7 @@ impl Engine {
             mate: None,
             mate_hash_mb: 0,
             job: None,
+            network: None,
         }
     }
 
@@ -94,8 +99,28 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         match self.options.set(name, value)? {
             OptionEffect::ClearHash => self.new_game(),
+            OptionEffect::LoadEvalFile(file) => self.load_eval_file(&file)?,
             OptionEffect::None => {}
         }
+        Ok(())
+    }
+
+    /// Switches to the network `file` names (or back to the built-in
+    /// evaluation for `<empty>`); on error the previous one stays.
+    fn load_eval_file(&mut self, file: &str) -> Result<(), String> {
+        if crate::nnue::load::is_empty_value(file) {
+            self.network = None;
+            self.options.eval_file = "<empty>".to_string();
+            return Ok(());
+        }
+        let net = crate::nnue::load::load(file).map_err(|e| format!("EvalFile {e}"))?;
+        self.output.info_string(&format!(
+            "EvalFile {file}: {} network, L1 {}",
+            net.feature_set().name(),
+            net.l1()
+        ));
+        self.network = Some(Arc::new(net));
+        self.options.eval_file = file.to_string();
         Ok(())
     }
 
@@ -170,6 +195,7 @@ impl Engine {
             self.ensure_searcher();
             self.searcher.take().expect("ensure_searcher made one")
         };
+        searcher.set_network(self.network.clone());
         let mate_budget = self.root_mate_budget(&limits, plan);
         let resign_value = self.options.resign_value;
         let mut solver = match mate_budget {

@@ -145,6 +145,7 @@ fn handshake_declares_options_without_spaces() {
         "MaxMovesToDraw",
         "DrawValueBlack",
         "DrawValueWhite",
+        "EvalFile",
     ] {
         assert!(
             lines
@@ -552,4 +553,56 @@ fn multipv_reports_distinct_lines() {
     );
     let distinct: std::collections::BTreeSet<_> = firsts.values().collect();
     assert_eq!(distinct.len(), 3, "{firsts:?}");
+}
+
+/// `EvalFile`: a missing, truncated or corrupted file gets one `info string
+/// error` naming the problem and the engine keeps its evaluation; a good
+/// net is loaded and searched with; `<empty>` goes back to the built-in one.
+#[test]
+fn eval_file_loads_good_nets_and_refuses_bad_ones() {
+    use gyoku::nnue::{FeatureSet, Network};
+    let dir = std::env::temp_dir().join(format!("gyoku-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = Network::random(5, FeatureSet::HalfKpMirror, 32).write();
+    let good = dir.join("good.nn");
+    std::fs::write(&good, &bytes).unwrap();
+    let truncated = dir.join("truncated.nn");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let mut flipped = bytes.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x10;
+    let corrupted = dir.join("corrupted.nn");
+    std::fs::write(&corrupted, &flipped).unwrap();
+
+    let mut e = Engine::start();
+    for (path, expect) in [
+        (dir.join("missing.nn"), "no such file"),
+        (truncated, "truncated"),
+        (corrupted, "checksum"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        e.send("isready");
+        let lines = e.wait_for("readyok", 5);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string error") && lines[0].contains(expect),
+            "{lines:?}"
+        );
+    }
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("isready");
+    let lines = e.wait_for("readyok", 5);
+    assert!(
+        lines[0].contains("HalfKP-mirror network, L1 32"),
+        "{lines:?}"
+    );
+    e.send("position startpos moves 7g7f");
+    e.send("go depth 6");
+    let (m, _) = e.bestmove(20);
+    assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+    e.send("setoption name EvalFile value <empty>");
+    e.send("go depth 4");
+    let (m, _) = e.bestmove(20);
+    assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -313,7 +313,7 @@ enum Step {
 /// under `weights`), and the whole evaluation built on each.
 fn assert_psq_matches(
     pos: &Position,
-    stack: &EvalStack,
+    stack: &mut EvalStack,
     weights: &[i16; NUM_FEATURES],
     tracked: PsqScore,
 ) {
@@ -350,7 +350,7 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
         let mut tracked = PsqScore::compute_with(&weights, &pos);
         let mut stack = EvalStack::new();
         stack.reset(&pos);
-        assert_psq_matches(&pos, &stack, &weights, tracked);
+        assert_psq_matches(&pos, &mut stack, &weights, tracked);
         for _ in 0..160 {
             // Now and then take a step back, as the search does.
             if !steps.is_empty() && rng.below(5) == 0 {
@@ -361,7 +361,7 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
                 }
                 stack.pop();
                 tracked = before;
-                assert_psq_matches(&pos, &stack, &weights, tracked);
+                assert_psq_matches(&pos, &mut stack, &weights, tracked);
                 continue;
             }
             if !pos.in_check() && rng.below(10) == 0 {
@@ -369,7 +369,7 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
                 stack.push(&pos);
                 steps.push((Step::Null, tracked));
                 nulls += 1;
-                assert_psq_matches(&pos, &stack, &weights, tracked);
+                assert_psq_matches(&pos, &mut stack, &weights, tracked);
                 continue;
             }
             let list = pos.legal_moves();
@@ -388,7 +388,7 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
             stack.push(&pos);
             steps.push((Step::Move(m), tracked));
             tracked = tracked.after_move_with(&weights, &pos, m, pos.captured_piece());
-            assert_psq_matches(&pos, &stack, &weights, tracked);
+            assert_psq_matches(&pos, &mut stack, &weights, tracked);
         }
         while let Some((step, before)) = steps.pop() {
             match step {
@@ -397,7 +397,7 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
             }
             stack.pop();
             tracked = before;
-            assert_psq_matches(&pos, &stack, &weights, tracked);
+            assert_psq_matches(&pos, &mut stack, &weights, tracked);
         }
     }
     // The walk reached every kind of update.

@@ -75,6 +75,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod format;
+pub mod load;
 pub mod net;
 pub mod simd;
 

@@ -147,13 +147,41 @@ impl Network {
                 })
             }
         };
-        check("transformer weights", net.ft_weights.len(), parts.ft_weights.len())?;
-        check("transformer biases", net.ft_biases.len(), parts.ft_biases.len())?;
-        check("layer 2 weights", net.hidden1.weights.len(), parts.hidden1_weights.len())?;
-        check("layer 2 biases", net.hidden1.biases.len(), parts.hidden1_biases.len())?;
-        check("layer 3 weights", net.hidden2.weights.len(), parts.hidden2_weights.len())?;
-        check("layer 3 biases", net.hidden2.biases.len(), parts.hidden2_biases.len())?;
-        check("output weights", net.output.weights.len(), parts.output_weights.len())?;
+        check(
+            "transformer weights",
+            net.ft_weights.len(),
+            parts.ft_weights.len(),
+        )?;
+        check(
+            "transformer biases",
+            net.ft_biases.len(),
+            parts.ft_biases.len(),
+        )?;
+        check(
+            "layer 2 weights",
+            net.hidden1.weights.len(),
+            parts.hidden1_weights.len(),
+        )?;
+        check(
+            "layer 2 biases",
+            net.hidden1.biases.len(),
+            parts.hidden1_biases.len(),
+        )?;
+        check(
+            "layer 3 weights",
+            net.hidden2.weights.len(),
+            parts.hidden2_weights.len(),
+        )?;
+        check(
+            "layer 3 biases",
+            net.hidden2.biases.len(),
+            parts.hidden2_biases.len(),
+        )?;
+        check(
+            "output weights",
+            net.output.weights.len(),
+            parts.output_weights.len(),
+        )?;
         net.ft_weights = parts.ft_weights;
         net.ft_biases = parts.ft_biases;
         net.hidden1.weights = parts.hidden1_weights;

@@ -44,14 +44,17 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with `threads` and a
-/// `hash_mb` table, printing one line per position to `out` when given.
+/// `hash_mb` table, evaluating with `network` (or the built-in evaluation),
+/// printing one line per position to `out` when given.
 pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    network: Option<std::sync::Arc<crate::nnue::Network>>,
     mut out: Option<&mut dyn Write>,
 ) -> std::io::Result<BenchResult> {
     let mut searcher = Searcher::new(hash_mb, threads);
+    searcher.set_network(network);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

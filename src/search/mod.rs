@@ -35,9 +35,11 @@ pub use report::{Bound, Reporter, Score, SearchInfo, SilentReporter};
 pub use time::{TimeOptions, TimePlan};
 
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::position::{EnteringKingRule, Position};
 use history::History;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use thread::{DrawRule, RootMove, Shared};
 use tt::TranspositionTable;
 
@@ -98,6 +100,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     threads: usize,
     histories: Vec<History>,
+    /// The NNUE network, or `None` for the linear evaluation.
+    network: Option<Arc<Network>>,
 }
 
 impl Searcher {
@@ -107,6 +111,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             threads: 1,
             histories: Vec::new(),
+            network: None,
         };
         searcher.set_threads(threads);
         searcher
@@ -123,6 +128,12 @@ impl Searcher {
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.histories.resize_with(self.threads, History::default);
+    }
+
+    /// Evaluates with `network` from the next search on (`None`: the
+    /// linear evaluation).
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
     }
 
     /// Forgets everything learnt in the previous game (`usinewgame`): fast.
@@ -188,6 +199,7 @@ impl Searcher {
             multi_pv: options.multi_pv.max(1),
             entering_king_rule: options.entering_king_rule,
             draw: DrawRule::new(options, root.side_to_move()),
+            network: self.network.clone(),
         };
         let results = smp::run_threads(root, &root_moves, &shared, &mut self.histories, reporter);
         let chosen = &results[smp::best_thread(&results, shared.multi_pv)];

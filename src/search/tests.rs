@@ -136,8 +136,8 @@ fn node_limit_is_respected_roughly() {
 
 #[test]
 fn bench_node_count_is_deterministic_with_one_thread() {
-    let a = bench::run(5, 1, 4, None).unwrap();
-    let b = bench::run(5, 1, 4, None).unwrap();
+    let a = bench::run(5, 1, 4, None, None).unwrap();
+    let b = bench::run(5, 1, 4, None, None).unwrap();
     assert_eq!(a.nodes, b.nodes);
     assert!(a.total_nodes() > 0);
 }

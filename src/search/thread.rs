@@ -28,6 +28,8 @@ pub(crate) struct Shared<'a> {
     pub multi_pv: usize,
     pub entering_king_rule: EnteringKingRule,
     pub draw: DrawRule,
+    /// The NNUE network every thread evaluates with, if any.
+    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 /// What a draw scores and when a game becomes one by length.
@@ -159,7 +161,7 @@ impl<'a> Worker<'a> {
         root_moves: Vec<RootMove>,
         reporter: Option<&'a dyn Reporter>,
     ) -> Worker<'a> {
-        let mut eval = EvalStack::new();
+        let mut eval = EvalStack::with_network(shared.network.clone());
         eval.reset(&pos);
         Worker {
             id,

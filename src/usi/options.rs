@@ -36,6 +36,9 @@ pub struct EngineOptions {
     /// move limit) is worth to the engine, in centipawns, when it plays
     /// Black / White.
     pub draw_value: [i32; 2],
+    /// `EvalFile`: the NNUE network in use (`<empty>`: the built-in
+    /// evaluation). Loading is the engine's job; this is what `usi` shows.
+    pub eval_file: String,
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -55,18 +58,22 @@ impl Default for EngineOptions {
             resign_value: NEVER_RESIGN,
             max_moves_to_draw: 0,
             draw_value: [0, 0],
+            eval_file: "<empty>".to_string(),
         }
     }
 }
 
 /// What changing an option asks the engine to do.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionEffect {
     /// Nothing beyond storing the value (new table sizes take effect at
     /// the next `isready` or search).
     None,
     /// Clear the hash tables now (`ClearHash` button).
     ClearHash,
+    /// Load this `EvalFile` (`<empty>` or empty: back to the built-in
+    /// evaluation); the engine stores the name once it has loaded.
+    LoadEvalFile(String),
 }
 
 const ENTERING_KING_RULES: [(&str, EnteringKingRule); 3] = [
@@ -122,6 +129,7 @@ impl EngineOptions {
                 "option name DrawValueWhite type spin default {} min -{MAX_DRAW_VALUE} max {MAX_DRAW_VALUE}",
                 d.draw_value[1]
             ),
+            format!("option name EvalFile type string default {}", d.eval_file),
             "option name ClearHash type button".to_string(),
         ]
     }
@@ -207,6 +215,10 @@ impl EngineOptions {
             "drawvaluewhite" => {
                 self.draw_value[1] = spin(-MAX_DRAW_VALUE, MAX_DRAW_VALUE)? as i32;
                 Ok(OptionEffect::None)
+            }
+            "evalfile" => {
+                let text = value.unwrap_or("").trim();
+                Ok(OptionEffect::LoadEvalFile(text.to_string()))
             }
             "clearhash" => Ok(OptionEffect::ClearHash),
             _ => Err(format!("no such option '{}'", shorten(name))),
