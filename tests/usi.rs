@@ -319,6 +319,16 @@ fn mated_side_resigns_and_valid_declaration_wins() {
     e.send("position sfen ln6l/4KG3/PPPPPPPPP/9/9/9/9/2gsgs3/3sk4 b 2R2B 1");
     e.send("go btime 0 wtime 0 byoyomi 500");
     assert_ne!(e.bestmove(5).0, "win");
+    // Try rule: the king steps onto 5a, White's king's starting square.
+    e.send("setoption name EnteringKingRule value TryRule");
+    e.send("position sfen 9/3K5/9/9/9/9/2gsgs3/9/3sk4 b - 1");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    assert_eq!(e.bestmove(5).0, "6b5a");
+    // With the square guarded there is no try, and no declaration either.
+    e.send("position sfen 3g5/3K5/9/9/9/9/2gsgs3/9/3sk4 b - 1");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    let (m, _) = e.bestmove(5);
+    assert!(m != "6b5a" && m != "win", "{m}");
 }
 
 #[test]

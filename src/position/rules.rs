@@ -33,7 +33,19 @@ pub enum EnteringKingRule {
     Csa24,
     /// CSA 27-point rule: 28 points for Black, 27 for White.
     Csa27,
+    /// The 24-point rule for handicap games: White (the handicap giver)
+    /// needs fewer points by what the handicap took off the board.
+    Csa24Handicap,
+    /// The 27-point rule for handicap games, White's need reduced likewise.
+    Csa27Handicap,
+    /// Try rule: a king that reaches the enemy king's starting square (5a
+    /// for Black, 5i for White) safely wins; no declaration.
+    Try,
 }
+
+/// Points of all pieces of a full set but the kings: 4 big pieces at 5,
+/// 34 small ones at 1.
+const FULL_SET_POINTS: u32 = 54;
 
 impl Position {
     /// Compares the position with earlier ones in the history, looking back
@@ -108,9 +120,11 @@ impl Position {
     /// Whether the side to move may declare a win by entering king under `rule`.
     pub fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
         let (black_needs, white_needs) = match rule {
-            EnteringKingRule::None => return false,
+            EnteringKingRule::None | EnteringKingRule::Try => return false,
             EnteringKingRule::Csa24 => (31, 31),
             EnteringKingRule::Csa27 => (28, 27),
+            EnteringKingRule::Csa24Handicap => (31, 31u32.saturating_sub(self.handicap_points())),
+            EnteringKingRule::Csa27Handicap => (28, 27u32.saturating_sub(self.handicap_points())),
         };
         let us = self.side;
         if self.in_check() || !self.has_king(us) {
@@ -138,6 +152,40 @@ impl Position {
             white_needs
         };
         points >= needed
+    }
+
+    /// Points of the pieces missing from the board and both hands, compared
+    /// with a full set: what a handicap took away (0 in an even game).
+    fn handicap_points(&self) -> u32 {
+        let kings = self.pieces_of_kind(PieceType::King).count();
+        let on_board = self.occupied().count() - kings;
+        let big_on_board = (self.pieces_of_kind(PieceType::Rook)
+            | self.pieces_of_kind(PieceType::Dragon)
+            | self.pieces_of_kind(PieceType::Bishop)
+            | self.pieces_of_kind(PieceType::Horse))
+        .count();
+        let mut points = on_board + 4 * big_on_board;
+        for color in Color::ALL {
+            let hand = self.hand(color);
+            points +=
+                hand.total() + 4 * (hand.count(PieceType::Rook) + hand.count(PieceType::Bishop));
+        }
+        FULL_SET_POINTS.saturating_sub(points)
+    }
+
+    /// Under the try rule, the king move onto the enemy king's starting
+    /// square that wins the game at once, if the side to move has one.
+    pub fn try_move(&self, rule: EnteringKingRule) -> Option<crate::moves::Move> {
+        if rule != EnteringKingRule::Try || !self.has_king(self.side) {
+            return None;
+        }
+        let target = match self.side {
+            Color::Black => crate::types::Square::new(4, 0),
+            Color::White => crate::types::Square::new(4, 8),
+        };
+        let from = self.king_square(self.side);
+        let m = crate::moves::Move::normal(from, target, false);
+        (crate::attacks::king_attacks(from).contains(target) && self.is_legal(m)).then_some(m)
     }
 }
 
@@ -185,5 +233,50 @@ mod tests {
         let short = Position::from_sfen("+R+B+P+P+PK3/+P+P+P+P+P4/9/9/9/9/9/9/4k4 b - 1").unwrap();
         assert!(!short.can_declare_win(EnteringKingRule::Csa27));
         assert!(!win.can_declare_win(EnteringKingRule::None));
+        assert!(!win.can_declare_win(EnteringKingRule::Try));
+        // 24-point rule: `win` has 30 points (18 in the zone, 12 in hand):
+        // not enough; 31 are.
+        assert!(!win.can_declare_win(EnteringKingRule::Csa24));
+        let more =
+            Position::from_sfen("+R+B+P+P+PK3/+P+P+P+P+P4/9/9/9/9/9/9/4k4 b RB3G 1").unwrap();
+        assert!(more.can_declare_win(EnteringKingRule::Csa24));
+        // Points enough, but only nine pieces in the zone besides the king.
+        let nine =
+            Position::from_sfen("+R+B+P+P+PK3/+P+P+P+P5/9/9/9/9/9/9/4k4 b RB2G4S 1").unwrap();
+        assert!(!nine.can_declare_win(EnteringKingRule::Csa27));
+    }
+
+    #[test]
+    fn handicap_rules_lower_whites_need_by_the_missing_points() {
+        // White (the handicap giver) in Black's camp with 10 pieces (14
+        // points) and 7 points in hand: 21. A rook and a bishop are missing
+        // from the game (10 points): 27 - 10 = 17 needed under CSARule27H,
+        // while CSARule27 asks for 27.
+        let sfen = "4K4/9/9/9/9/9/9/+p+p+p+p+p+p3/+b+p+p+p1k3 w R2G2S4N4L6P2g2s3p 1";
+        let pos = Position::from_sfen(sfen).unwrap();
+        assert_eq!(pos.handicap_points(), 10);
+        assert!(!pos.can_declare_win(EnteringKingRule::Csa27));
+        assert!(pos.can_declare_win(EnteringKingRule::Csa27Handicap));
+        // An even game's pieces are all there: the variants change nothing.
+        assert_eq!(Position::startpos().handicap_points(), 0);
+    }
+
+    #[test]
+    fn try_rule_wins_by_reaching_the_enemy_kings_square_safely() {
+        let pos = Position::from_sfen("9/4K4/9/9/9/9/9/9/4k4 b - 1").unwrap();
+        assert_eq!(
+            pos.try_move(EnteringKingRule::Try).map(|m| m.to_string()),
+            Some("5b5a".to_string())
+        );
+        assert_eq!(pos.try_move(EnteringKingRule::Csa27), None);
+        // The square is guarded: no try.
+        let guarded = Position::from_sfen("3g5/4K4/9/9/9/9/9/9/4k4 b - 1").unwrap();
+        assert_eq!(guarded.try_move(EnteringKingRule::Try), None);
+        // White tries onto 5i.
+        let white = Position::from_sfen("4K4/9/9/9/9/9/9/4k4/9 w - 1").unwrap();
+        assert_eq!(
+            white.try_move(EnteringKingRule::Try).map(|m| m.to_string()),
+            Some("5h5i".to_string())
+        );
     }
 }

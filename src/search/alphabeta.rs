@@ -204,7 +204,8 @@ impl Worker<'_> {
         if alpha >= beta {
             return alpha;
         }
-        if self.pos.can_declare_win(self.shared.entering_king_rule) {
+        let rule = self.shared.entering_king_rule;
+        if self.pos.can_declare_win(rule) || self.pos.try_move(rule).is_some() {
             return mate_in(ply + 1);
         }
 

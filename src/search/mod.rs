@@ -169,6 +169,13 @@ impl Searcher {
                 nodes: 0,
             };
         }
+        if let Some(best) = root.try_move(options.entering_king_rule) {
+            return SearchOutcome {
+                best: BestMove::Move { best, ponder: None },
+                score: Some(Score::Mate(1)),
+                nodes: 0,
+            };
+        }
         let mut legal = root.legal_moves();
         if legal.is_empty() {
             return SearchOutcome {

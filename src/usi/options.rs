@@ -76,10 +76,13 @@ pub enum OptionEffect {
     LoadEvalFile(String),
 }
 
-const ENTERING_KING_RULES: [(&str, EnteringKingRule); 3] = [
+const ENTERING_KING_RULES: [(&str, EnteringKingRule); 6] = [
     ("NoEnteringKing", EnteringKingRule::None),
     ("CSARule24", EnteringKingRule::Csa24),
+    ("CSARule24H", EnteringKingRule::Csa24Handicap),
     ("CSARule27", EnteringKingRule::Csa27),
+    ("CSARule27H", EnteringKingRule::Csa27Handicap),
+    ("TryRule", EnteringKingRule::Try),
 ];
 
 /// Longest game limit accepted (far beyond any real rule).
@@ -107,7 +110,10 @@ impl EngineOptions {
             format!("option name NetworkDelay type spin default {} min 0 max 60000", d.time.network_delay_ms),
             format!("option name MinimumThinkingTime type spin default {} min 0 max 60000", d.time.minimum_thinking_ms),
             format!("option name SlowMover type spin default {} min 10 max 1000", d.time.slow_mover),
-            format!("option name EnteringKingRule type combo default {rule} var NoEnteringKing var CSARule24 var CSARule27"),
+            format!(
+                "option name EnteringKingRule type combo default {rule}{}",
+                ENTERING_KING_RULES.iter().map(|(n, _)| format!(" var {n}")).collect::<String>()
+            ),
             format!("option name MateHash type spin default {} min 1 max {MAX_HASH_MB}", d.mate_hash_mb),
             format!(
                 "option name RootMateMs type spin default {} min 0 max 60000",
@@ -186,7 +192,15 @@ impl EngineOptions {
                     .iter()
                     .find(|(n, _)| n.eq_ignore_ascii_case(text))
                     .map(|&(_, r)| r)
-                    .ok_or_else(|| format!("option {name}: '{}' is not one of NoEnteringKing, CSARule24, CSARule27", shorten(text)))?;
+                    .ok_or_else(|| {
+                        let names: Vec<&str> =
+                            ENTERING_KING_RULES.iter().map(|(n, _)| *n).collect();
+                        format!(
+                            "option {name}: '{}' is not one of {}",
+                            shorten(text),
+                            names.join(", ")
+                        )
+                    })?;
                 self.entering_king_rule = rule;
                 Ok(OptionEffect::None)
             }
@@ -279,7 +293,7 @@ mod tests {
             ("USI_Hash", None),
             ("Threads", Some("0")),
             ("USI_Ponder", Some("yes")),
-            ("EnteringKingRule", Some("TryRule")),
+            ("EnteringKingRule", Some("TryRules")),
             ("MaxMovesToDraw", Some("-1")),
             ("DrawValueBlack", Some("10001")),
             ("DrawValueWhite", Some("x")),
