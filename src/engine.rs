@@ -175,9 +175,18 @@ impl Engine {
     /// `go`: starts a search on a worker thread; its `bestmove` comes
     /// through the output. In infinite or ponder mode the result is held
     /// back until `stop` (or `ponderhit`).
-    pub fn go(&mut self, limits: Limits) {
+    pub fn go(&mut self, mut limits: Limits) {
         let received = Instant::now();
         self.finish_job(false);
+        // NodesLimit / DepthLimit cap every search, whatever `go` says.
+        if self.options.nodes_limit > 0 {
+            let cap = self.options.nodes_limit;
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        if self.options.depth_limit > 0 {
+            let cap = self.options.depth_limit;
+            limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        }
         let plan = if limits.ponder {
             None
         } else {

@@ -616,3 +616,56 @@ fn eval_file_loads_good_nets_and_refuses_bad_ones() {
     assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `NodesLimit` and `DepthLimit` cap every `go`, even one with a long clock;
+/// `Clear Hash` (with a space) is accepted; `USI_Variant` takes only shogi.
+#[test]
+fn nodes_and_depth_limits_cap_every_search() {
+    let mut e = Engine::start();
+    e.send("setoption name NodesLimit value 3000");
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go btime 0 wtime 0 byoyomi 20000");
+    let lines = e.wait_for("bestmove", 10);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            t.iter()
+                .position(|&w| w == "nodes")
+                .and_then(|i| t.get(i + 1)?.parse().ok())
+        })
+        .collect();
+    assert!(nodes.iter().all(|&n| n <= 3000 + 2048), "{nodes:?}");
+    e.send("setoption name NodesLimit value 0");
+    e.send("setoption name DepthLimit value 3");
+    e.send("go btime 0 wtime 0 byoyomi 20000");
+    let lines = e.wait_for("bestmove", 10);
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            (t.first() == Some(&"info") && t.get(1) == Some(&"depth"))
+                .then(|| t[2].parse().ok())
+                .flatten()
+        })
+        .collect();
+    assert_eq!(depths.iter().max(), Some(&3), "{lines:?}");
+    for good in [
+        "setoption name Clear Hash",
+        "setoption name USI_Variant value shogi",
+    ] {
+        e.send(good);
+        e.send("isready");
+        assert_eq!(e.wait_for("readyok", 5).len(), 1, "{good}");
+    }
+    e.send("setoption name USI_Variant value chess");
+    e.send("isready");
+    let lines = e.wait_for("readyok", 5);
+    assert!(lines[0].starts_with("info string error"), "{lines:?}");
+}

@@ -39,6 +39,10 @@ pub struct EngineOptions {
     /// `EvalFile`: the NNUE network in use (`<empty>`: the built-in
     /// evaluation). Loading is the engine's job; this is what `usi` shows.
     pub eval_file: String,
+    /// `NodesLimit`: every `go` stops after this many nodes (0 = none).
+    pub nodes_limit: u64,
+    /// `DepthLimit`: every `go` stops at this depth (0 = none).
+    pub depth_limit: u32,
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -59,6 +63,8 @@ impl Default for EngineOptions {
             max_moves_to_draw: 0,
             draw_value: [0, 0],
             eval_file: "<empty>".to_string(),
+            nodes_limit: 0,
+            depth_limit: 0,
         }
     }
 }
@@ -84,6 +90,12 @@ const ENTERING_KING_RULES: [(&str, EnteringKingRule); 6] = [
     ("CSARule27H", EnteringKingRule::Csa27Handicap),
     ("TryRule", EnteringKingRule::Try),
 ];
+
+/// Largest `NodesLimit` (far beyond any real search).
+const MAX_NODES_LIMIT: i64 = 1 << 50;
+
+/// Largest `DepthLimit`.
+const MAX_DEPTH_LIMIT: i64 = 100;
 
 /// Longest game limit accepted (far beyond any real rule).
 const MAX_MOVES_TO_DRAW: i64 = 100_000;
@@ -136,6 +148,15 @@ impl EngineOptions {
                 d.draw_value[1]
             ),
             format!("option name EvalFile type string default {}", d.eval_file),
+            format!(
+                "option name NodesLimit type spin default {} min 0 max {MAX_NODES_LIMIT}",
+                d.nodes_limit
+            ),
+            format!(
+                "option name DepthLimit type spin default {} min 0 max {MAX_DEPTH_LIMIT}",
+                d.depth_limit
+            ),
+            "option name USI_Variant type combo default shogi var shogi".to_string(),
             "option name ClearHash type button".to_string(),
         ]
     }
@@ -234,7 +255,23 @@ impl EngineOptions {
                 let text = value.unwrap_or("").trim();
                 Ok(OptionEffect::LoadEvalFile(text.to_string()))
             }
-            "clearhash" => Ok(OptionEffect::ClearHash),
+            "nodeslimit" => {
+                self.nodes_limit = spin(0, MAX_NODES_LIMIT)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "depthlimit" => {
+                self.depth_limit = spin(0, MAX_DEPTH_LIMIT)? as u32;
+                Ok(OptionEffect::None)
+            }
+            "usi_variant" => match value.map(str::trim) {
+                Some(v) if v.eq_ignore_ascii_case("shogi") => Ok(OptionEffect::None),
+                other => Err(format!(
+                    "option {name}: only 'shogi' is played, not '{}'",
+                    shorten(other.unwrap_or(""))
+                )),
+            },
+            // YaneuraOu-style GUIs send the button with a space.
+            "clearhash" | "clear hash" => Ok(OptionEffect::ClearHash),
             _ => Err(format!("no such option '{}'", shorten(name))),
         }
     }
@@ -297,6 +334,9 @@ mod tests {
             ("MaxMovesToDraw", Some("-1")),
             ("DrawValueBlack", Some("10001")),
             ("DrawValueWhite", Some("x")),
+            ("NodesLimit", Some("-3")),
+            ("DepthLimit", Some("101")),
+            ("USI_Variant", Some("chess")),
             ("NoSuchOption", Some("1")),
         ] {
             assert!(o.set(name, value).is_err(), "{name} {value:?}");
