@@ -14,6 +14,7 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku evalbench [<positions>] [<passes>]
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
        gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
+       gyoku nnue export --format yaneuraou|gyoku IN OUT   (net file conversion)
        gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S] [--nodes M] ... [--threads T]
        gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)";
 

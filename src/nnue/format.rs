@@ -21,7 +21,8 @@ const CHECKSUM_LEN: usize = 8;
 /// Why a network file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetError {
-    /// The file does not start with `GYOKUNN\0`.
+    /// The file starts neither with `GYOKUNN\0` nor with a YaneuraOu
+    /// `nn.bin`'s version word.
     BadMagic,
     /// A format version this build cannot read.
     UnsupportedVersion(u32),
@@ -55,12 +56,36 @@ pub enum NetError {
         /// The checksum of the bytes read.
         computed: u64,
     },
+    /// A YaneuraOu `nn.bin` must start with version `0x7AF32F16`.
+    YaneuraOuVersion(u32),
+    /// An `nn.bin` of an architecture other than HalfKP 256x2-32-32 (its
+    /// architecture string, shortened).
+    YaneuraOuArchitecture(String),
+    /// An `nn.bin` hash word that is not HalfKP 256x2-32-32's.
+    YaneuraOuHash {
+        /// Which hash: the file's, the feature transformer's or the network's.
+        what: &'static str,
+        /// The value for HalfKP 256x2-32-32.
+        expected: u32,
+        /// The value in the file.
+        found: u32,
+    },
+    /// Only HalfKP nets with L1 256 can be written as an `nn.bin`.
+    NotYaneuraOuShape {
+        /// The net's feature set.
+        set: FeatureSet,
+        /// The net's transformer width.
+        l1: usize,
+    },
 }
 
 impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetError::BadMagic => write!(f, "not a gyoku network file (bad magic)"),
+            NetError::BadMagic => write!(
+                f,
+                "not a network file: neither gyoku's nor a YaneuraOu nn.bin (bad magic)"
+            ),
             NetError::UnsupportedVersion(v) => write!(
                 f,
                 "network file format version {v} is not supported (this build reads version {FORMAT_VERSION})"
@@ -85,6 +110,28 @@ impl fmt::Display for NetError {
             NetError::ChecksumMismatch { stored, computed } => write!(
                 f,
                 "network file checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt"
+            ),
+            NetError::YaneuraOuVersion(v) => write!(
+                f,
+                "not a YaneuraOu nn.bin: version {v:#010x}, expected {:#010x}",
+                super::yaneuraou::VERSION
+            ),
+            NetError::YaneuraOuArchitecture(arch) => write!(
+                f,
+                "YaneuraOu nn.bin architecture \"{arch}\" is not supported (gyoku reads HalfKP 256x2-32-32 only)"
+            ),
+            NetError::YaneuraOuHash {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "YaneuraOu nn.bin {what} hash is {found:#010x}, expected {expected:#010x} for HalfKP 256x2-32-32"
+            ),
+            NetError::NotYaneuraOuShape { set, l1 } => write!(
+                f,
+                "a YaneuraOu nn.bin holds HalfKP nets with L1 256 only; this net is {} with L1 {l1}",
+                set.name()
             ),
         }
     }
@@ -234,10 +281,15 @@ impl Header {
 }
 
 impl Network {
-    /// Reads a network file. Any bytes give either a network or an error,
+    /// Reads a network file: ours (starting `GYOKUNN\0`) or a YaneuraOu
+    /// `nn.bin` (starting with its version word; see
+    /// [`super::yaneuraou`]). Any bytes give either a network or an error,
     /// never a panic; the size fields are checked against the architecture
     /// and the file's length before anything is allocated.
     pub fn read(bytes: &[u8]) -> Result<Network, NetError> {
+        if super::yaneuraou::is_yaneuraou(bytes) {
+            return super::yaneuraou::read_yaneuraou(bytes);
+        }
         let magic_seen = bytes.len().min(MAGIC.len());
         if bytes[..magic_seen] != MAGIC[..magic_seen] {
             return Err(NetError::BadMagic);

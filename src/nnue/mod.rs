@@ -65,12 +65,17 @@
 //! | | 32 | output weights, i8 |
 //! | end - 8 | 8 | FNV-1a 64 of every byte before it, u64 |
 //!
+//! [`Network::read`] also reads YaneuraOu's `nn.bin` (HalfKP 256x2-32-32,
+//! told apart by its first four bytes), and [`write_yaneuraou`] writes one:
+//! see [`yaneuraou`]. Such a net runs on this module's arithmetic exactly
+//! as in YaneuraOu.
+//!
 //! # Files
 //!
 //! `features.rs` (BonaPieces and feature indices), `net.rs` (weights and
 //! forward pass), `format.rs` (file reading and writing), `accumulator.rs`
 //! (incremental updates along a search path), `simd.rs` (scalar and AVX2
-//! kernels).
+//! kernels), `yaneuraou.rs` (YaneuraOu's `nn.bin`).
 
 pub mod accumulator;
 pub mod features;
@@ -78,6 +83,7 @@ pub mod format;
 pub mod load;
 pub mod net;
 pub mod simd;
+pub mod yaneuraou;
 
 #[cfg(test)]
 mod tests;
@@ -87,3 +93,4 @@ pub use features::FeatureSet;
 pub use format::NetError;
 pub use net::{is_valid_l1, Network, NetworkParts, FV_SCALE};
 pub use simd::Kernel;
+pub use yaneuraou::{read_yaneuraou, write_yaneuraou};

@@ -33,7 +33,9 @@ const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--
          [--epochs 10] [--batch 16384] [--lr 0.001] [--lr-decay 0.9] [--lambda 0.7]
          [--sigmoid 600] [--seed 1] [--validation-every 10] [--quantised-epochs 1]
          [--checkpoint FILE] [--resume FILE] [--threads N]
-  data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)";
+  data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)
+       gyoku nnue export --format yaneuraou|gyoku IN OUT
+  converts a net (either format) to a YaneuraOu nn.bin (HalfKP, L1 256 only) or to gyoku's";
 
 /// Runs `gyoku nnue <args>`; returns the exit code.
 pub fn run(args: &[String], threads: usize) -> i32 {
@@ -45,6 +47,7 @@ pub fn run(args: &[String], threads: usize) -> i32 {
                 .map_err(|e| e.to_string())?;
             pool.install(|| train_command(&flags))
         }),
+        Some("export") => export_command(&args[1..]),
         _ => Err("unknown nnue command".to_string()),
     };
     match result {
@@ -78,6 +81,42 @@ fn flag<T: std::str::FromStr>(flags: &Flags, name: &str, default: T) -> Result<T
             .parse()
             .map_err(|_| format!("bad value '{v}' for --{name}")),
     }
+}
+
+/// `gyoku nnue export --format yaneuraou|gyoku IN OUT`: reads a net in
+/// either format and writes it in the one asked for.
+fn export_command(args: &[String]) -> Result<(), String> {
+    let mut format = None;
+    let mut paths = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--format" => format = Some(iter.next().ok_or("--format needs a value")?.as_str()),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag '{flag}'")),
+            path => paths.push(path),
+        }
+    }
+    let [input, output] = paths[..] else {
+        return Err("export needs IN and OUT".into());
+    };
+    let bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
+    let net = crate::nnue::Network::read(&bytes).map_err(|e| format!("{input}: {e}"))?;
+    let written = match format {
+        Some("yaneuraou") => {
+            crate::nnue::write_yaneuraou(&net).map_err(|e| format!("{input}: {e}"))?
+        }
+        Some("gyoku") => net.write(),
+        Some(other) => return Err(format!("unknown --format '{other}' (yaneuraou or gyoku)")),
+        None => return Err("--format is required (yaneuraou or gyoku)".into()),
+    };
+    std::fs::write(output, written).map_err(|e| format!("{output}: {e}"))?;
+    eprintln!(
+        "wrote {output} ({}, {:?}, L1 {})",
+        format.unwrap_or_default(),
+        net.feature_set(),
+        net.l1()
+    );
+    Ok(())
 }
 
 fn train_command(flags: &Flags) -> Result<(), String> {

@@ -104,3 +104,31 @@ fn training_lowers_the_held_out_loss_and_export_keeps_the_values() {
     // run train on the integer value, see TrainConfig::quantised_epochs).
     println!("worst float/integer gap: {worst:.2}");
 }
+
+/// `gyoku nnue export` converts both ways and refuses what an nn.bin
+/// cannot hold.
+#[test]
+fn export_converts_between_formats() {
+    let dir = std::env::temp_dir().join(format!("gyoku-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let net = crate::nnue::Network::random(9, FeatureSet::HalfKp, 256);
+    std::fs::write(path("ours.net"), net.write()).unwrap();
+    let to_yo = args(&["--format", "yaneuraou", &path("ours.net"), &path("nn.bin")]);
+    assert_eq!(super::export_command(&to_yo), Ok(()));
+    let bin = std::fs::read(path("nn.bin")).unwrap();
+    assert_eq!(crate::nnue::read_yaneuraou(&bin).as_ref(), Ok(&net));
+    let back = args(&["--format", "gyoku", &path("nn.bin"), &path("back.net")]);
+    assert_eq!(super::export_command(&back), Ok(()));
+    assert_eq!(std::fs::read(path("back.net")).unwrap(), net.write());
+    let small = crate::nnue::Network::random(9, FeatureSet::HalfKpMirror, 32);
+    std::fs::write(path("small.net"), small.write()).unwrap();
+    let refused = args(&["--format", "yaneuraou", &path("small.net"), &path("x.bin")]);
+    let err = super::export_command(&refused).unwrap_err();
+    assert!(err.contains("L1 256 only"), "{err}");
+    assert!(super::export_command(&args(&["--format", "onnx", "a", "b"])).is_err());
+    assert!(super::export_command(&args(&["a", "b"])).is_err());
+    assert!(super::export_command(&args(&["--format", "gyoku", "a"])).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
