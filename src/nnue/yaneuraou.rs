@@ -86,9 +86,9 @@ pub const ARCHITECTURE: &str = "Features=HalfKP(Friend)[125388->256x2],Network=A
 /// `AffineTransformSparseInput`; the file is the same.
 const ARCHITECTURE_SPARSE: &str = "Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](InputSlice[512(0:512)])))))";
 
-/// Architecture strings accepted on reading. YaneuraOu itself ignores the
-/// string; we insist on a known spelling so that a net of another shape
-/// that happens to share the hash is named rather than misread.
+/// Architecture strings we know. Another spelling is read too when the
+/// hashes and the exact length fit; otherwise it names the file's shape
+/// in the error.
 const KNOWN_ARCHITECTURES: [&str; 2] = [ARCHITECTURE, ARCHITECTURE_SPARSE];
 
 /// Version, file hash and string length.
@@ -157,11 +157,16 @@ pub fn read_yaneuraou(bytes: &[u8]) -> Result<Network, NetError> {
     let arch = &bytes[PREAMBLE..bytes.len().min(PREAMBLE.saturating_add(arch_len as usize))];
     let known = KNOWN_ARCHITECTURES
         .iter()
-        .find(|known| known.len() == arch_len as usize && known.as_bytes().starts_with(arch));
-    let Some(known) = known else {
-        return Err(NetError::YaneuraOuArchitecture(describe(arch, arch_len)));
-    };
+        .any(|known| known.len() == arch_len as usize && known.as_bytes().starts_with(arch));
     let hash = u32_at(bytes, 4);
+    // YaneuraOu itself ignores the string, and other trainers spell it
+    // their own way: an unknown spelling is accepted when the hash (which
+    // encodes every layer's shape) and the exact length say HalfKP
+    // 256x2-32-32; otherwise the string names what the file is.
+    let fits = hash == FILE_HASH && found == file_len(arch_len as usize) as u64;
+    if !known && !fits {
+        return Err(NetError::YaneuraOuArchitecture(describe(arch, arch_len)));
+    }
     if hash != FILE_HASH {
         return Err(NetError::YaneuraOuHash {
             what: "file",
@@ -169,7 +174,7 @@ pub fn read_yaneuraou(bytes: &[u8]) -> Result<Network, NetError> {
             found: hash,
         });
     }
-    let expected = file_len(known.len()) as u64;
+    let expected = file_len(arch_len as usize) as u64;
     if found < expected {
         return Err(NetError::Truncated { expected, found });
     }
@@ -182,7 +187,7 @@ pub fn read_yaneuraou(bytes: &[u8]) -> Result<Network, NetError> {
     }
     let mut r = Cursor {
         bytes,
-        at: PREAMBLE + known.len(),
+        at: PREAMBLE + arch_len as usize,
     };
     r.hash("feature transformer", TRANSFORMER_HASH)?;
     let mut net = Network::zeroed(FeatureSet::HalfKp, L1).ok_or(NetError::UnsupportedWidth(256))?;
@@ -469,8 +474,9 @@ mod tests {
             }),
             "file hash is 0x00001234, expected 0x3e5aa6ee",
         );
-        // Another width names itself through the architecture string.
-        check(12 + 32, b"512", None, "[125388->512x2]");
+        // Another width names itself through the architecture string when
+        // the hash does not fit either.
+        check(4, &0x1234u32.to_le_bytes(), None, "0x00001234");
         check(8, &179u32.to_le_bytes(), None, "(179 bytes)");
         check(8, &u32::MAX.to_le_bytes(), None, "is not supported");
         check(
@@ -539,12 +545,21 @@ mod tests {
         assert!(err.to_string().contains("file length"), "{err}");
     }
 
-    /// Every bit of the version, hash, length, architecture string and
-    /// both section hashes matters; none panics.
+    /// Every bit of the version, hash, length and both section hashes
+    /// matters; none panics. The architecture string's own bytes are read
+    /// as YaneuraOu reads them: ignored once the hashes and length fit.
     #[test]
     fn every_bit_flip_in_the_headers_gives_an_error() {
         let mut b = sample().1.clone();
-        let header = (0..PREAMBLE + 178 + 4).chain(NETWORK_AT..NETWORK_AT + 4);
+        let good = read_yaneuraou(&b).unwrap();
+        for at in PREAMBLE..PREAMBLE + 178 {
+            b[at] ^= 0x20;
+            assert_eq!(read_yaneuraou(&b).as_ref(), Ok(&good), "string byte {at}");
+            b[at] ^= 0x20;
+        }
+        let header = (0..PREAMBLE)
+            .chain(PREAMBLE + 178..PREAMBLE + 178 + 4)
+            .chain(NETWORK_AT..NETWORK_AT + 4);
         for at in header {
             for bit in 0..8 {
                 b[at] ^= 1 << bit;
