@@ -15,6 +15,10 @@ pub struct AdamConfig {
     pub beta2: f32,
     /// Added to the root of the second moment.
     pub epsilon: f32,
+    /// Step size multiplier for the king-bucket rows of the transformer
+    /// (the shared factor rows take the full step): below 1, the net leans
+    /// on what all king squares share when data is scarce.
+    pub bucket_lr_scale: f32,
 }
 
 impl Default for AdamConfig {
@@ -24,6 +28,7 @@ impl Default for AdamConfig {
             beta1: 0.9,
             beta2: 0.999,
             epsilon: 1e-8,
+            bucket_lr_scale: 1.0,
         }
     }
 }
@@ -93,11 +98,13 @@ impl Adam {
         let c = self.config;
         let t = self.steps as i32;
         let lr = c.learning_rate * (1.0 - c.beta2.powi(t)).sqrt() / (1.0 - c.beta1.powi(t));
-        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+        let step = |lr: f32, w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
             *m = c.beta1 * *m + (1.0 - c.beta1) * g;
             *v = c.beta2 * *v + (1.0 - c.beta2) * g * g;
             *w -= lr * *m / (v.sqrt() + c.epsilon);
         };
+        let bucket_lr = lr * c.bucket_lr_scale;
+        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| step(lr, w, g, m, v);
         let l1 = model.l1;
         for &f in &grad.touched {
             let f = f as usize;
@@ -106,7 +113,8 @@ impl Adam {
             }
             let range = f * l1..(f + 1) * l1;
             for k in range {
-                update(
+                step(
+                    bucket_lr,
                     &mut model.ft_weights[k],
                     grad.ft_weights[k],
                     &mut self.m_ft[k],
