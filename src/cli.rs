@@ -14,6 +14,7 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku evalbench [<positions>] [<passes>]
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
        gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
+       gyoku makebook --out FILE [--positions 1000] [--plies 16] [--depth 10] [--multipv 3] [--margin 40] [--branch-plies 6]
        gyoku nnue export --format yaneuraou|gyoku IN OUT   (net file conversion)
        gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S] [--nodes M] ... [--threads T]
        gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)";
@@ -39,6 +40,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("evalbench") => crate::eval::bench::run(&args[1..]),
         Some("tune") => crate::eval::tune::run(&args[1..], threads),
         Some("nnue") => crate::train::run(&args[1..], threads),
+        Some("makebook") => makebook_command(&args[1..]),
         Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),
         Some("gensfen-info") => crate::datagen::info::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
@@ -218,4 +220,51 @@ fn bench_command(args: &[String]) -> i32 {
         Ok(_) => 0,
         Err(_) => 1,
     }
+}
+
+fn makebook_command(args: &[String]) -> i32 {
+    let mut config = crate::book::make::MakeConfig::default();
+    let mut out = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let value = iter.next();
+        let ok = match (arg.as_str(), value) {
+            ("--out", Some(v)) => {
+                out = Some(v.clone());
+                true
+            }
+            ("--positions", Some(v)) => v.parse().map(|n| config.positions = n).is_ok(),
+            ("--plies", Some(v)) => v.parse().map(|n| config.plies = n).is_ok(),
+            ("--depth", Some(v)) => v.parse().map(|n| config.depth = n).is_ok(),
+            ("--multipv", Some(v)) => v.parse().map(|n| config.multipv = n).is_ok(),
+            ("--margin", Some(v)) => v.parse().map(|n| config.margin = n).is_ok(),
+            ("--branch-plies", Some(v)) => v.parse().map(|n| config.branch_plies = n).is_ok(),
+            ("--hash", Some(v)) => v.parse().map(|n| config.hash_mb = n).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad makebook argument '{arg}'\n{USAGE}");
+            return 2;
+        }
+    }
+    let Some(out) = out else {
+        eprintln!("makebook needs --out FILE\n{USAGE}");
+        return 2;
+    };
+    let start = Instant::now();
+    let (book, order) = crate::book::make::make_book(&config, |done| {
+        if done % 50 == 0 {
+            eprintln!("{done} positions, {:.0} s", start.elapsed().as_secs_f64());
+        }
+    });
+    if let Err(e) = std::fs::write(&out, book.write(&order)) {
+        eprintln!("{out}: {e}");
+        return 1;
+    }
+    eprintln!(
+        "wrote {out}: {} positions in {:.0} s ({config:?})",
+        order.len(),
+        start.elapsed().as_secs_f64()
+    );
+    0
 }

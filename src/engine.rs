@@ -3,6 +3,7 @@
 //! worker thread, and reports through [`EngineOutput`], so the front-end
 //! stays responsive to `stop`, `ponderhit`, `isready` and `quit`.
 
+use crate::book::{Book, BookPolicy};
 use crate::mate::{MateResult, MateSolver};
 use crate::nnue::Network;
 use crate::position::Position;
@@ -23,6 +24,8 @@ pub trait EngineOutput: Reporter + Send + Sync {
     fn best_move(&self, best: &BestMove);
     /// The answer to a `go mate` (exactly one).
     fn checkmate(&self, result: &MateResult);
+    /// Progress of a running `go mate` (about once a second).
+    fn mate_progress(&self, _progress: &crate::mate::MateProgress) {}
 }
 
 /// A search or tsume running on its worker thread.
@@ -56,6 +59,10 @@ pub struct Engine {
     /// The NNUE network from `EvalFile`, or `None` for the built-in
     /// evaluation.
     network: Option<Arc<Network>>,
+    /// The opening book from `BookFile` (loaded when first needed).
+    book: Option<Book>,
+    /// Feeds the book's random picks.
+    book_random: u64,
 }
 
 impl Engine {
@@ -71,6 +78,10 @@ impl Engine {
             mate_hash_mb: 0,
             job: None,
             network: None,
+            book: None,
+            book_random: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
         }
     }
 
@@ -100,9 +111,107 @@ impl Engine {
         match self.options.set(name, value)? {
             OptionEffect::ClearHash => self.new_game(),
             OptionEffect::LoadEvalFile(file) => self.load_eval_file(&file)?,
+            OptionEffect::LoadBookFile(file) => self.load_book_file(&file)?,
             OptionEffect::None => {}
         }
         Ok(())
+    }
+
+    /// Loads the book `file` names (`<internal>`: the built-in one;
+    /// `<empty>`: none). Bad lines are reported and skipped; a missing file
+    /// is an error and the previous book stays.
+    fn load_book_file(&mut self, file: &str) -> Result<(), String> {
+        let text = match file.trim() {
+            "<internal>" => crate::book::INTERNAL.to_string(),
+            f if crate::nnue::load::is_empty_value(f) => String::new(),
+            f => {
+                let path = crate::nnue::load::candidates(f)
+                    .into_iter()
+                    .find(|p| p.is_file())
+                    .ok_or_else(|| format!("BookFile {f}: no such file"))?;
+                std::fs::read_to_string(&path)
+                    .map_err(|e| format!("BookFile {}: {e}", path.display()))?
+            }
+        };
+        let (book, errors) = Book::parse(&text);
+        for e in errors.iter().take(5) {
+            self.output.info_string(&format!(
+                "error: BookFile {}: {e}; line skipped",
+                file.trim()
+            ));
+        }
+        if errors.len() > 5 {
+            self.output.info_string(&format!(
+                "error: BookFile {}: {} more bad lines skipped",
+                file.trim(),
+                errors.len() - 5
+            ));
+        }
+        self.book = Some(book);
+        self.options.book_file = file.trim().to_string();
+        Ok(())
+    }
+
+    /// A book move for the current position, if the book options allow
+    /// one: announced with an `info` line, or `None` to search.
+    fn book_move(&mut self, limits: &Limits) -> Option<BestMove> {
+        if !self.options.own_book
+            || limits.infinite
+            || limits.ponder
+            || self.position.game_ply() > self.options.book_moves
+        {
+            return None;
+        }
+        if self.book.is_none() {
+            let file = self.options.book_file.clone();
+            // The option was accepted when set, so only a file deleted
+            // since can fail here: then play without a book.
+            if let Err(e) = self.load_book_file(&file) {
+                self.output.info_string(&format!("error: {e}"));
+                self.book = Some(Book::default());
+            }
+        }
+        self.book_random = self
+            .book_random
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let random = self.book_random >> 11;
+        if random % 100 < u64::from(self.options.book_ignore_rate) {
+            return None;
+        }
+        let policy = if self.options.book_by_count {
+            BookPolicy::Weighted
+        } else {
+            BookPolicy::Best
+        };
+        let chosen = self.book.as_ref()?.pick(&self.position, policy, random)?;
+        let pv: Vec<String> = std::iter::once(chosen.mv)
+            .chain(chosen.ponder)
+            .map(|m| m.to_string())
+            .collect();
+        self.output.info(&crate::search::SearchInfo {
+            depth: 1,
+            seldepth: 1,
+            time_ms: 0,
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            score: crate::search::Score::Cp(chosen.value),
+            bound: crate::search::Bound::Exact,
+            multipv: 1,
+            pv: std::iter::once(chosen.mv).chain(chosen.ponder).collect(),
+        });
+        self.output.info_string(&format!(
+            "book move {} (value {}, depth {}, count {})",
+            pv.join(" "),
+            chosen.value,
+            chosen.depth,
+            chosen.count
+        ));
+        Some(BestMove::Move {
+            best: chosen.mv,
+            ponder: chosen.ponder,
+        })
     }
 
     /// Switches to the network `file` names (or back to the built-in
@@ -178,6 +287,10 @@ impl Engine {
     pub fn go(&mut self, mut limits: Limits) {
         let received = Instant::now();
         self.finish_job(false);
+        if let Some(best) = self.book_move(&limits) {
+            self.output.best_move(&best);
+            return;
+        }
         // NodesLimit / DepthLimit cap every search, whatever `go` says.
         if self.options.nodes_limit > 0 {
             let cap = self.options.nodes_limit;
@@ -293,7 +406,12 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("mate".into())
             .spawn(move || {
-                let result = solver.solve(&position, deadline, worker_control.stop_flag());
+                let result = solver.solve_reporting(
+                    &position,
+                    deadline,
+                    worker_control.stop_flag(),
+                    &mut |progress| output.mate_progress(progress),
+                );
                 if !worker_silenced.load(Ordering::Acquire) {
                     output.checkmate(&result);
                 }

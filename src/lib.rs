@@ -9,6 +9,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod engine;

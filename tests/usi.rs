@@ -622,6 +622,7 @@ fn eval_file_loads_good_nets_and_refuses_bad_ones() {
 #[test]
 fn nodes_and_depth_limits_cap_every_search() {
     let mut e = Engine::start();
+    e.send("setoption name USI_OwnBook value false");
     e.send("setoption name NodesLimit value 3000");
     e.send("position startpos");
     let start = Instant::now();
@@ -668,4 +669,103 @@ fn nodes_and_depth_limits_cap_every_search() {
     e.send("isready");
     let lines = e.wait_for("readyok", 5);
     assert!(lines[0].starts_with("info string error"), "{lines:?}");
+}
+
+/// The opening book: the built-in one answers the start position at once
+/// with an `info` line; a BookFile's bad lines are reported by number and
+/// its good moves used; USI_OwnBook false, BookMoves and `<empty>` turn it
+/// off.
+#[test]
+fn book_moves_come_from_the_book_options_allow() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go btime 0 wtime 0 byoyomi 10000");
+    let lines = e.wait_for("bestmove", 5);
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:?}"
+    );
+    let dir = std::env::temp_dir().join(format!("gyoku-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.db");
+    std::fs::write(
+        &file,
+        format!(
+            "#YANEURAOU-DB2016 1.00\nsfen {STARTPOS}\n2g2f 8c8d 10 1 5\n5e5d none 0 0 1\nbogus\n"
+        ),
+    )
+    .unwrap();
+    e.send(&format!("setoption name BookFile value {}", file.display()));
+    e.send("isready");
+    let lines = e.wait_for("readyok", 5);
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(
+        errors[0].contains("line 4") && errors[1].contains("line 5"),
+        "{errors:?}"
+    );
+    e.send("go btime 0 wtime 0 byoyomi 10000");
+    let (_, lines) = e.bestmove(5);
+    assert_eq!(lines.last().unwrap(), "bestmove 2g2f ponder 8c8d");
+    for off in [
+        "setoption name USI_OwnBook value false",
+        "setoption name BookMoves value 0",
+        "setoption name BookFile value <empty>",
+    ] {
+        let mut f = Engine::start();
+        f.send(&format!("setoption name BookFile value {}", file.display()));
+        f.send(off);
+        f.send("position startpos");
+        f.send("go depth 3");
+        let lines = f.wait_for("bestmove", 10);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string book move")),
+            "{off}: {lines:?}"
+        );
+    }
+    e.send("setoption name BookFile value /no/such/book.db");
+    e.send("isready");
+    let lines = e.wait_for("readyok", 5);
+    assert!(lines[0].contains("no such file"), "{lines:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A long `go mate` reports its progress (`info time .. nodes .. nps ..
+/// hashfull ..`) about once a second, and still answers `stop` at once.
+#[test]
+fn long_go_mate_reports_progress() {
+    let mut e = Engine::start();
+    // Rook and gold against a bare king (no attacker king): checks go on
+    // and on, and the solver does not finish in the time we wait.
+    e.send("position sfen 8k/9/9/9/9/9/9/9/9 b RG 1");
+    e.send("go mate infinite");
+    let lines = e.drain(2600);
+    let progress: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info time"))
+        .collect();
+    if lines.iter().any(|l| l.starts_with("checkmate")) {
+        return; // solved on a fast machine: nothing left to report
+    }
+    assert!(!progress.is_empty(), "{lines:?}");
+    let t: Vec<&str> = progress[0].split_whitespace().collect();
+    assert_eq!(
+        (t[1], t[3], t[5], t[7]),
+        ("time", "nodes", "nps", "hashfull"),
+        "{t:?}"
+    );
+    assert!(t[4].parse::<u64>().unwrap() > 0);
+    let start = Instant::now();
+    e.send("stop");
+    e.wait_for("checkmate", 2);
+    assert!(start.elapsed() < Duration::from_secs(1));
 }

@@ -23,10 +23,15 @@ pub struct EvalStack {
     nnue: Option<(Arc<Network>, AccumulatorStack)>,
 }
 
+impl Default for EvalStack {
+    fn default() -> Self {
+        EvalStack::new()
+    }
+}
+
 impl EvalStack {
     /// A stack for the linear evaluation; call [`EvalStack::reset`] before
     /// evaluating.
-    #[allow(clippy::new_without_default)]
     pub fn new() -> EvalStack {
         EvalStack::with_network(None)
     }

@@ -44,6 +44,19 @@ pub enum MateResult {
     Timeout,
 }
 
+/// How far a running solve has got (reported about once a second).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MateProgress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds since the solve started.
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Per mille of the table in use.
+    pub hashfull: u32,
+}
+
 /// How many times a disproof that rests on repetitions is re-searched with
 /// those disproofs forgotten before the solver gives up on a definite answer.
 const REPETITION_RETRIES: usize = 3;
@@ -94,7 +107,20 @@ impl MateSolver {
         deadline: Option<Instant>,
         stop: &AtomicBool,
     ) -> MateResult {
+        self.solve_reporting(pos, deadline, stop, &mut |_| {})
+    }
+
+    /// [`MateSolver::solve`], calling `report` about once a second with the
+    /// progress (for `info` lines during long solves).
+    pub fn solve_reporting(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&MateProgress),
+    ) -> MateResult {
         let mut pos = pos.clone();
+        let started = Instant::now();
         let mut searcher = Searcher {
             table: &mut self.table,
             nodes: 0,
@@ -102,6 +128,11 @@ impl MateSolver {
             stop,
             aborted: false,
             path: Vec::new(),
+            progress: search::Progress {
+                started,
+                next: started + std::time::Duration::from_secs(1),
+                report,
+            },
         };
         let result = solve_with(&mut searcher, &mut pos);
         self.nodes = searcher.nodes;

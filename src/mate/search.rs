@@ -154,7 +154,20 @@ pub(crate) struct Searcher<'a> {
     pub(crate) aborted: bool,
     /// Full keys of the positions on the current path.
     pub(crate) path: Vec<u64>,
+    /// Progress reports: when the solve started, when the next report is
+    /// due, and where it goes.
+    pub(crate) progress: Progress<'a>,
 }
+
+/// Where a solve reports its progress, about once a second.
+pub(crate) struct Progress<'a> {
+    pub(crate) started: Instant,
+    pub(crate) next: Instant,
+    pub(crate) report: &'a mut dyn FnMut(&super::MateProgress),
+}
+
+/// Time between two progress reports.
+const REPORT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Searcher<'_> {
     /// Searches `pos` (a `node` with `budget`) until it is solved or its
@@ -168,8 +181,11 @@ impl Searcher<'_> {
         thdn: u32,
     ) -> Value {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && self.should_abort() {
-            self.aborted = true;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if self.should_abort() {
+                self.aborted = true;
+            }
+            self.maybe_report();
         }
         if self.aborted {
             return Value::UNKNOWN;
@@ -248,6 +264,23 @@ impl Searcher<'_> {
             });
         }
         children
+    }
+
+    /// Sends a progress report if one is due (polled with the clock).
+    fn maybe_report(&mut self) {
+        let now = Instant::now();
+        if now < self.progress.next {
+            return;
+        }
+        self.progress.next = now + REPORT_EVERY;
+        let elapsed = now.duration_since(self.progress.started);
+        let time_ms = elapsed.as_millis() as u64;
+        (self.progress.report)(&super::MateProgress {
+            nodes: self.nodes,
+            time_ms,
+            nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+            hashfull: self.table.hashfull(),
+        });
     }
 
     fn should_abort(&self) -> bool {

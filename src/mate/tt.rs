@@ -118,6 +118,13 @@ impl MateTable {
         }
     }
 
+    /// Per mille of the first thousand entries in use (for `info hashfull`).
+    pub(crate) fn hashfull(&self) -> u32 {
+        let sample = &self.entries[..self.entries.len().min(1000)];
+        let used = sample.iter().filter(|e| e.key != 0).count();
+        (used * 1000 / sample.len().max(1)) as u32
+    }
+
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
         self.entries.fill(EMPTY);

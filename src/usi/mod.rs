@@ -66,6 +66,13 @@ impl<W: Write + Send> EngineOutput for UsiWriter<W> {
     fn checkmate(&self, result: &MateResult) {
         self.line(&format_checkmate(result));
     }
+
+    fn mate_progress(&self, p: &crate::mate::MateProgress) {
+        self.line(&format!(
+            "info time {} nodes {} nps {} hashfull {}",
+            p.time_ms, p.nodes, p.nps, p.hashfull
+        ));
+    }
 }
 
 /// `info depth ... pv ...`, with `pv` last as GUIs split on spaces.

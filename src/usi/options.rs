@@ -43,6 +43,18 @@ pub struct EngineOptions {
     pub nodes_limit: u64,
     /// `DepthLimit`: every `go` stops at this depth (0 = none).
     pub depth_limit: u32,
+    /// `USI_OwnBook`: play book moves.
+    pub own_book: bool,
+    /// `BookFile`: `<internal>` (the book built into the binary), `<empty>`
+    /// (none) or a file. Loading is the engine's job.
+    pub book_file: String,
+    /// `BookMoves`: use the book while the move number is at most this.
+    pub book_moves: u32,
+    /// `BookIgnoreRate`: percent of book positions searched instead.
+    pub book_ignore_rate: u32,
+    /// `ConsiderBookMoveCount`: pick book moves at random weighted by
+    /// their counts (true) or the best-valued one (false).
+    pub book_by_count: bool,
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -65,6 +77,11 @@ impl Default for EngineOptions {
             eval_file: "<empty>".to_string(),
             nodes_limit: 0,
             depth_limit: 0,
+            own_book: true,
+            book_file: "<internal>".to_string(),
+            book_moves: 16,
+            book_ignore_rate: 0,
+            book_by_count: true,
         }
     }
 }
@@ -80,6 +97,8 @@ pub enum OptionEffect {
     /// Load this `EvalFile` (`<empty>` or empty: back to the built-in
     /// evaluation); the engine stores the name once it has loaded.
     LoadEvalFile(String),
+    /// Load this `BookFile` (`<internal>`, `<empty>` or a path).
+    LoadBookFile(String),
 }
 
 const ENTERING_KING_RULES: [(&str, EnteringKingRule); 6] = [
@@ -157,6 +176,17 @@ impl EngineOptions {
                 d.depth_limit
             ),
             "option name USI_Variant type combo default shogi var shogi".to_string(),
+            format!("option name USI_OwnBook type check default {}", d.own_book),
+            format!("option name BookFile type string default {}", d.book_file),
+            format!("option name BookMoves type spin default {} min 0 max 1000", d.book_moves),
+            format!(
+                "option name BookIgnoreRate type spin default {} min 0 max 100",
+                d.book_ignore_rate
+            ),
+            format!(
+                "option name ConsiderBookMoveCount type check default {}",
+                d.book_by_count
+            ),
             "option name ClearHash type button".to_string(),
         ]
     }
@@ -263,6 +293,26 @@ impl EngineOptions {
                 self.depth_limit = spin(0, MAX_DEPTH_LIMIT)? as u32;
                 Ok(OptionEffect::None)
             }
+            "usi_ownbook" => {
+                self.own_book = parse_check(name, value)?;
+                Ok(OptionEffect::None)
+            }
+            "bookfile" => {
+                let text = value.unwrap_or("").trim();
+                Ok(OptionEffect::LoadBookFile(text.to_string()))
+            }
+            "bookmoves" => {
+                self.book_moves = spin(0, 1000)? as u32;
+                Ok(OptionEffect::None)
+            }
+            "bookignorerate" => {
+                self.book_ignore_rate = spin(0, 100)? as u32;
+                Ok(OptionEffect::None)
+            }
+            "considerbookmovecount" => {
+                self.book_by_count = parse_check(name, value)?;
+                Ok(OptionEffect::None)
+            }
             "usi_variant" => match value.map(str::trim) {
                 Some(v) if v.eq_ignore_ascii_case("shogi") => Ok(OptionEffect::None),
                 other => Err(format!(
@@ -337,6 +387,9 @@ mod tests {
             ("NodesLimit", Some("-3")),
             ("DepthLimit", Some("101")),
             ("USI_Variant", Some("chess")),
+            ("BookMoves", Some("-1")),
+            ("BookIgnoreRate", Some("101")),
+            ("USI_OwnBook", Some("maybe")),
             ("NoSuchOption", Some("1")),
         ] {
             assert!(o.set(name, value).is_err(), "{name} {value:?}");
