@@ -15,7 +15,9 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
        gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
        gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S] [--nodes M] ... [--threads T]
-       gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)";
+       gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)
+       gyoku convert IN OUT [--from FMT] [--to FMT]   (game records: KIF, KI2, CSA, USI)
+       gyoku analyse RECORD [--movetime MS | --nodes N] [--multipv K] [--out FILE] [--svg FILE]";
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -40,6 +42,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("nnue") => crate::train::run(&args[1..], threads),
         Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),
         Some("gensfen-info") => crate::datagen::info::run(&args[1..]),
+        Some("convert") => crate::record::command::convert(&args[1..]),
+        Some("analyse" | "analyze") => crate::record::command::analyse(&args[1..], threads),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0
