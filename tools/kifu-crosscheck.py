@@ -11,7 +11,10 @@ same squares), then for each game:
   2. every move of gyoku's KI2 is compared with cshogi.KI2.move_to_ki2
      (known, explained differences are counted apart, not failed);
   3. cshogi writes the game as KIF and CSA; gyoku converts those to USI:
-     the moves must be the same.
+     the moves must be the same;
+  4. for the first few games, `gyoku analyse` writes an annotated KIF
+     (Shift_JIS, `*#評価値=` comments under every move) that cshogi's KIF
+     parser reads with the same moves and one comment per move.
 
 Not part of `cargo test` (cshogi is not a build dependency). Usage:
 
@@ -62,7 +65,7 @@ def usi_moves(moves):
     return [cshogi.move_to_usi(m) for m in moves]
 
 
-def check_game(gyoku, tmp, n, sfen, moves, stats):
+def check_game(gyoku, tmp, n, sfen, moves, stats, analyse):
     base = os.path.join(tmp, f"g{n}")
     start = "position startpos" if sfen == cshogi.STARTING_SFEN else f"position sfen {sfen}"
     with open(base + ".usi", "w") as f:
@@ -137,6 +140,16 @@ def check_game(gyoku, tmp, n, sfen, moves, stats):
     back = run(gyoku, "convert", base + "-cshogi.csa", "-", "--to", "usi").split()
     if (back[back.index("moves") + 1:] if "moves" in back else []) != moves:
         problems.append("gyoku reads cshogi's CSA differently")
+    if analyse:
+        run(gyoku, "analyse", base + ".kif", "--nodes", "300", "--threads", "1", "--hash", "4",
+            "--out", base + "-analysed.kif")
+        k = cshogi.KIF.Parser.parse_file(base + "-analysed.kif")
+        if usi_moves(k.moves) != moves or k.sfen != sfen:
+            problems.append("cshogi KIF parser disagrees on the analysed record")
+        elif sum(1 for c in k.comments if c and "#評価値=" in c) != len(moves):
+            problems.append("analysed record: not one evaluation comment per move")
+        else:
+            stats["analysed"] += 1
     return problems
 
 
@@ -194,16 +207,18 @@ def main():
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--plies", type=int, default=160)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--analyse", type=int, default=3, help="games to analyse (even starts only)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     starts = [s for s in cshogi.KIF.Parser.HANDYCAP_SFENS.values() if s] + CROWDED
-    stats = {"same": 0, "竜/龍": 0, "dou spacing": 0, "pinned twin": 0, "cshogi ambiguous": 0, "differ": 0}
+    stats = {"same": 0, "竜/龍": 0, "dou spacing": 0, "pinned twin": 0, "cshogi ambiguous": 0, "differ": 0, "analysed": 0}
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.games):
             sfen = cshogi.STARTING_SFEN if n % 3 == 0 else rng.choice(starts)
             moves = random_game(rng, sfen, args.plies)
-            problems = check_game(args.gyoku, tmp, n, sfen, moves, stats)
+            analyse = n % 3 == 0 and n // 3 < args.analyse
+            problems = check_game(args.gyoku, tmp, n, sfen, moves, stats, analyse)
             for p in problems[:5]:
                 print(f"game {n} ({sfen}): {p}")
             failures += bool(problems)
