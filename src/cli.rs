@@ -17,7 +17,9 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku makebook --out FILE [--positions 1000] [--plies 16] [--depth 10] [--multipv 3] [--margin 40] [--branch-plies 6]
        gyoku nnue export --format yaneuraou|gyoku IN OUT   (net file conversion)
        gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S] [--nodes M] ... [--threads T]
-       gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)";
+       gyoku gensfen-info [--dump] FILE...   (NNUE training records: see `gyoku gensfen --help`)
+       gyoku convert IN OUT [--from FMT] [--to FMT]   (game records: KIF, KI2, CSA, USI)
+       gyoku analyse RECORD [--movetime MS | --nodes N] [--multipv K] [--out FILE] [--svg FILE]";
 
 /// Runs the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -43,6 +45,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("makebook") => makebook_command(&args[1..]),
         Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),
         Some("gensfen-info") => crate::datagen::info::run(&args[1..]),
+        Some("convert") => crate::record::command::convert(&args[1..]),
+        Some("analyse" | "analyze") => crate::record::command::analyse(&args[1..], threads),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0

@@ -22,6 +22,7 @@ pub mod moves;
 pub mod nnue;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub mod search;
 pub mod text;
 pub mod train;

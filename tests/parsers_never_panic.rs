@@ -1,5 +1,6 @@
-//! Random and mutated input to the SFEN and USI-move parsers: errors are
-//! fine, panics are not, and accepted SFENs must round-trip.
+//! Random and mutated input to the SFEN, USI-move and game-record parsers:
+//! errors are fine, panics are not, and accepted SFENs and records must
+//! round-trip.
 
 use gyoku::{Move, Position};
 
@@ -85,5 +86,163 @@ fn every_16_bit_move_is_handled_by_is_legal() {
             let _ = pos.is_legal(m);
             let _ = m.to_string();
         }
+    }
+}
+
+/// Characters record mutations draw from: the notation's kanji, KIF and CSA
+/// punctuation, digits, line ends.
+const RECORD_ALPHABET: &[&str] = &[
+    "１",
+    "５",
+    "９",
+    "一",
+    "五",
+    "九",
+    "同",
+    "　",
+    "歩",
+    "香",
+    "桂",
+    "銀",
+    "金",
+    "角",
+    "飛",
+    "玉",
+    "と",
+    "成",
+    "不",
+    "打",
+    "左",
+    "右",
+    "直",
+    "上",
+    "寄",
+    "引",
+    "竜",
+    "馬",
+    "▲",
+    "△",
+    "(",
+    ")",
+    "：",
+    ":",
+    "*",
+    "'",
+    "+",
+    "-",
+    "%",
+    "P",
+    "I",
+    "T",
+    "N",
+    "$",
+    ",",
+    "/",
+    "|",
+    "v",
+    "0",
+    "1",
+    "7",
+    "9",
+    "\n",
+    " ",
+    "まで",
+    "手合割",
+    "投了",
+    "FU",
+    "OU",
+    "00",
+];
+
+fn mutate_text(rng: &mut Rng, text: &str) -> String {
+    let mut chars: Vec<String> = text.chars().map(String::from).collect();
+    for _ in 0..1 + rng.below(4) {
+        let pos = rng.below(chars.len() + 1);
+        let piece = RECORD_ALPHABET[rng.below(RECORD_ALPHABET.len())].to_string();
+        match rng.below(5) {
+            0 if pos < chars.len() => {
+                chars.remove(pos);
+            }
+            1 if pos < chars.len() => chars[pos] = piece,
+            2 => chars.truncate(pos),
+            _ => chars.insert(pos, piece),
+        }
+    }
+    chars.concat()
+}
+
+/// Mutated and truncated KIF, KI2, CSA and USI records (as text and as
+/// bytes in both encodings): errors are fine, panics are not, and whatever
+/// is accepted writes out and reads back with the same moves.
+#[test]
+fn mutated_records_never_panic_and_accepted_ones_round_trip() {
+    use gyoku::record::{self, Encoding, FileFormat, Format};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
+    let mut seeds: Vec<(String, Format)> = Vec::new();
+    for name in ["match-even.csa", "match-two-piece.csa", "cshogi-lance.kifu"] {
+        let path = std::path::Path::new(dir).join(name);
+        let format = FileFormat::from_path(&path).unwrap();
+        let r = record::read(&std::fs::read(&path).unwrap(), format).unwrap();
+        for f in [Format::Kif, Format::Ki2, Format::Csa, Format::Usi] {
+            let mut short = r.clone();
+            short.moves.truncate(40);
+            seeds.push((record::write_str(&short, f).unwrap(), f));
+        }
+    }
+    let formats = [Format::Kif, Format::Ki2, Format::Csa, Format::Usi];
+    let mut rng = Rng(0x5EED_0034_0000_0001);
+    let mut accepted = 0;
+    for i in 0..3000 {
+        let (seed, format) = &seeds[i % seeds.len()];
+        let text = mutate_text(&mut rng, seed);
+        // Mostly the seed's own format; sometimes another one.
+        let format = if rng.below(4) == 0 {
+            formats[rng.below(4)]
+        } else {
+            *format
+        };
+        let bytes = if rng.below(8) == 0 {
+            let mut b = text.clone().into_bytes();
+            b.truncate(rng.below(b.len() + 1));
+            b
+        } else {
+            text.clone().into_bytes()
+        };
+        for encoding in [Encoding::Utf8, Encoding::ShiftJis] {
+            let _ = record::read(&bytes, FileFormat { format, encoding });
+        }
+        let Ok(r) = record::read_str(&text, format) else {
+            continue;
+        };
+        accepted += 1;
+        for out in formats {
+            let written = record::write_str(&r, out).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let back = record::read_str(&written, out)
+                .unwrap_or_else(|e| panic!("{out:?}: {e}\n{written}"));
+            assert_eq!(back.move_list(), r.move_list(), "{out:?}\n{text}");
+        }
+    }
+    assert!(
+        accepted > 300,
+        "mutation too destructive: {accepted} accepted"
+    );
+}
+
+#[test]
+fn random_record_text_never_panics() {
+    use gyoku::record::{self, Format};
+    let mut rng = Rng(0xC0FF_EE00_0000_0034);
+    for _ in 0..20_000 {
+        let len = rng.below(12);
+        let text: String = (0..len)
+            .map(|_| RECORD_ALPHABET[rng.below(RECORD_ALPHABET.len())])
+            .collect();
+        for format in [Format::Kif, Format::Ki2, Format::Csa, Format::Usi] {
+            let _ = record::read_str(&text, format);
+        }
+        let pos = Position::startpos();
+        let _ = record::notation::parse_move(&pos, &text, None);
+        let _ =
+            record::notation::parse_move(&pos, &text, pos.legal_moves().first().map(|m| m.to()));
     }
 }
