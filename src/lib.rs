@@ -22,6 +22,8 @@ pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod search;
+#[cfg(windows)]
+mod sys_windows;
 pub mod text;
 pub mod train;
 pub mod types;
