@@ -263,6 +263,14 @@ impl Engine {
                 None => self.searcher = Some(Searcher::new(hash, self.options.threads)),
             }
             self.searcher_hash_mb = hash;
+            if cfg!(windows) {
+                let pages = match self.searcher.as_ref() {
+                    Some(s) if s.hash_in_large_pages() => "large pages",
+                    _ => "ordinary pages (large pages need the Lock pages in memory right)",
+                };
+                self.output
+                    .info_string(&format!("USI_Hash {hash} MB in {pages}"));
+            }
         }
         if let Some(searcher) = self.searcher.as_mut() {
             searcher.set_threads(self.options.threads);

@@ -6,8 +6,12 @@
 //! the TLB and waits for a page walk. Aligning the table to 2 MiB and asking
 //! Linux for transparent huge pages (`madvise(MADV_HUGEPAGE)`; most systems
 //! ship THP in `madvise` mode, where only such requests get them) turns
-//! those walks into TLB hits. Elsewhere the table is an ordinary
-//! allocation with the same alignment.
+//! those walks into TLB hits. On Windows a table of 2 MiB or more is
+//! allocated in large pages when the account holds the "Lock pages in
+//! memory" right (`SeLockMemoryPrivilege`; see the README), and silently
+//! falls back to an ordinary allocation when it does not, which is the
+//! default. Elsewhere the table is an ordinary allocation with the same
+//! alignment.
 
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::ops::{Deref, DerefMut};
@@ -28,6 +32,7 @@ pub unsafe trait Zeroable: Sized {}
 pub struct LargeTable<T: Zeroable> {
     ptr: NonNull<T>,
     len: usize,
+    large_pages: bool,
 }
 
 // SAFETY: a LargeTable owns its elements like a Box<[T]> does, so it may
@@ -41,6 +46,21 @@ impl<T: Zeroable> LargeTable<T> {
     pub fn new(len: usize) -> LargeTable<T> {
         let len = len.max(1);
         let layout = Self::layout(len);
+        #[cfg(windows)]
+        if layout.size() >= HUGE_PAGE {
+            if let Some(ptr) = crate::sys_windows::alloc_large_pages(layout.size()) {
+                if (ptr.as_ptr() as usize).is_multiple_of(layout.align()) {
+                    // VirtualAlloc memory comes zeroed.
+                    return LargeTable {
+                        ptr: ptr.cast(),
+                        len,
+                        large_pages: true,
+                    };
+                }
+                // SAFETY: just allocated there, never used.
+                unsafe { crate::sys_windows::free_large_pages(ptr) };
+            }
+        }
         // SAFETY: `layout` never has a zero size (see `layout`).
         let raw = unsafe { alloc(layout) };
         let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
@@ -51,7 +71,17 @@ impl<T: Zeroable> LargeTable<T> {
         // zeroing it here (after the advice) is what faults the pages in,
         // as huge pages where granted.
         unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        LargeTable { ptr, len }
+        LargeTable {
+            ptr,
+            len,
+            large_pages: false,
+        }
+    }
+
+    /// Whether the table sits in Windows large pages (always false
+    /// elsewhere: Linux's transparent huge pages are not visible here).
+    pub fn in_large_pages(&self) -> bool {
+        self.large_pages
     }
 
     fn layout(len: usize) -> Layout {
@@ -86,6 +116,12 @@ impl<T: Zeroable> DerefMut for LargeTable<T> {
 impl<T: Zeroable> Drop for LargeTable<T> {
     fn drop(&mut self) {
         // Zeroable types need no drop glue beyond freeing the memory.
+        #[cfg(windows)]
+        if self.large_pages {
+            // SAFETY: from alloc_large_pages in `new`, freed only here.
+            unsafe { crate::sys_windows::free_large_pages(self.ptr.cast()) };
+            return;
+        }
         // SAFETY: allocated in `new` with exactly this layout.
         unsafe { dealloc(self.ptr.as_ptr().cast(), Self::layout(self.len)) };
     }
@@ -121,7 +157,13 @@ pub fn physical_memory_mb() -> Option<u64> {
 }
 
 /// Physical memory of this machine in MiB, where the system says.
-#[cfg(not(unix))]
+#[cfg(windows)]
+pub fn physical_memory_mb() -> Option<u64> {
+    crate::sys_windows::physical_memory_mb()
+}
+
+/// Physical memory of this machine in MiB, where the system says.
+#[cfg(not(any(unix, windows)))]
 pub fn physical_memory_mb() -> Option<u64> {
     None
 }
@@ -148,6 +190,26 @@ mod tests {
                 assert_eq!(table[0].load(Ordering::Relaxed), 5);
             }
         }
+    }
+
+    #[test]
+    fn physical_memory_is_known_on_unix_and_windows() {
+        if cfg!(any(unix, windows)) {
+            let mb = physical_memory_mb().expect("the system reports its memory");
+            assert!(mb >= 64, "{mb} MiB");
+        }
+    }
+
+    #[test]
+    fn large_pages_only_on_windows_and_only_for_big_tables() {
+        assert!(!LargeTable::<AtomicU64>::new(8).in_large_pages());
+        let big = LargeTable::<AtomicU64>::new(HUGE_PAGE / 8 * 3);
+        if !cfg!(windows) {
+            assert!(!big.in_large_pages());
+        }
+        assert_eq!(big.as_ptr() as usize % HUGE_PAGE, 0);
+        assert!(big.iter().all(|x| x.load(Ordering::Relaxed) == 0));
+        big[big.len() - 1].store(9, Ordering::Relaxed);
     }
 
     #[test]

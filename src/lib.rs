@@ -24,6 +24,8 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod search;
+#[cfg(windows)]
+mod sys_windows;
 pub mod text;
 pub mod train;
 pub mod types;

@@ -124,6 +124,11 @@ impl Searcher {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// Whether the transposition table sits in Windows large pages.
+    pub fn hash_in_large_pages(&self) -> bool {
+        self.tt.in_large_pages()
+    }
+
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);

@@ -81,6 +81,11 @@ impl TranspositionTable {
         }
     }
 
+    /// Whether the table sits in Windows large pages.
+    pub fn in_large_pages(&self) -> bool {
+        self.buckets.in_large_pages()
+    }
+
     /// Empties every slot (between games, between bench positions).
     pub fn clear(&mut self) {
         for bucket in self.buckets.iter_mut() {

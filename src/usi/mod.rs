@@ -272,7 +272,7 @@ pub fn run() -> i32 {
         match read_line_bounded(&mut input, &mut buffer) {
             Ok(None) => break,
             Ok(Some(true)) => {
-                let line = String::from_utf8_lossy(&buffer);
+                let line = decode_line(&buffer);
                 if !session.handle_line(&line) {
                     return 0;
                 }
@@ -289,6 +289,21 @@ pub fn run() -> i32 {
     // The GUI closed our input: behave as after `quit`.
     session.handle_line("quit");
     0
+}
+
+/// An input line as text: UTF-8 when it is valid UTF-8; otherwise, on
+/// Windows, the system's ANSI code page (Shift_JIS on Japanese Windows,
+/// which some GUIs use for file names in `setoption`); failing both, UTF-8
+/// with the bad bytes replaced.
+fn decode_line(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.into();
+    }
+    #[cfg(windows)]
+    if let Some(text) = crate::sys_windows::decode_ansi(bytes) {
+        return text.into();
+    }
+    String::from_utf8_lossy(bytes)
 }
 
 /// Reads one line into `buffer` (without the newline). `None` at end of
@@ -344,6 +359,21 @@ mod tests {
         assert_eq!(String::from_utf8_lossy(&buf).trim(), "isready");
         buf.clear();
         assert_eq!(read_line_bounded(&mut input, &mut buf).unwrap(), None);
+    }
+
+    #[test]
+    fn lines_decode_as_utf8_first() {
+        assert_eq!(
+            decode_line("EvalFile 評価.bin".as_bytes()),
+            "EvalFile 評価.bin"
+        );
+        // Shift_JIS "評価": the ANSI code page on Japanese Windows, else
+        // replacement characters; never a panic.
+        let text = decode_line(b"value \x95\x5d\x89\xbf.bin");
+        assert!(
+            text.starts_with("value ") && text.ends_with(".bin"),
+            "{text}"
+        );
     }
 
     #[test]
