@@ -36,11 +36,14 @@ const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--
          [--checkpoint FILE] [--resume FILE] [--threads N]
   data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)
        gyoku nnue export --format yaneuraou|gyoku IN OUT
-  converts a net (either format) to a YaneuraOu nn.bin (HalfKP, L1 256 only) or to gyoku's";
+  converts a net (either format) to a YaneuraOu nn.bin (HalfKP, L1 256 only) or to gyoku's
+       gyoku nnue random OUT [SEED]
+  a small random net (HalfKpMirror, L1 32), for tests";
 
 /// Runs `gyoku nnue <args>`; returns the exit code.
 pub fn run(args: &[String], threads: usize) -> i32 {
     let result = match args.first().map(String::as_str) {
+        Some("random") => random_command(&args[1..]),
         Some("train") => parse_flags(&args[1..]).and_then(|flags| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -58,6 +61,19 @@ pub fn run(args: &[String], threads: usize) -> i32 {
             2
         }
     }
+}
+
+/// `gyoku nnue random OUT [SEED]`: a small random network (HalfKpMirror,
+/// L1 32) in gyoku's format, for tests that need an `EvalFile` without
+/// training one (tools/windows/build.sh puts one beside gyoku.exe).
+fn random_command(args: &[String]) -> Result<(), String> {
+    let out = args.first().ok_or("nnue random needs an output file")?;
+    let seed = match args.get(1) {
+        Some(s) => s.parse().map_err(|_| format!("bad seed '{s}'"))?,
+        None => 1,
+    };
+    let net = crate::nnue::Network::random(seed, FeatureSet::HalfKpMirror, 32);
+    std::fs::write(out, net.write()).map_err(|e| format!("{out}: {e}"))
 }
 
 type Flags = HashMap<String, String>;

@@ -108,7 +108,7 @@ fi
 # ---- build -------------------------------------------------------------
 say "cargo build --release ${cargo_target[*]} ($(rustc --version))"
 start=$(date +%s)
-cargo build --release "${cargo_target[@]}" --bin gyoku --example random_net
+cargo build --release "${cargo_target[@]}" --bin gyoku
 built=$(( $(date +%s) - start ))
 exe=$target_dir/$TARGET/release/gyoku.exe
 size=$(stat -c %s "$exe")
@@ -143,7 +143,7 @@ fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/gyoku-windows.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-cp "$exe" "$target_dir/$TARGET/release/examples/random_net.exe" "$scratch/"
+cp "$exe" "$scratch/"
 x86_64-w64-mingw32-gcc -shared -O2 -Wall -o "$scratch/bcryptprimitives.dll" \
     "$here/bcryptprimitives.c" -ladvapi32
 
@@ -151,7 +151,7 @@ say "wine $(wine --version 2>/dev/null) in $WINEPREFIX"
 mkdir -p "$WINEPREFIX"
 wineboot -i >/dev/null 2>&1 || true
 # A random network beside the exe, for the EvalFile checks.
-(cd "$scratch" && wine ./random_net.exe test.nnue 1)
+(cd "$scratch" && wine ./gyoku.exe nnue random test.nnue 1)
 
 status=0
 say "smoke tests"
