@@ -1,9 +1,8 @@
 //! Command-line entry points: `gyoku` alone runs the USI engine; the
 //! subcommands are tools for developers and testers.
 
-use crate::perft::{divide, parse_suite};
+use crate::perft::{parse_suite, print_divide, thread_pool};
 use crate::position::Position;
-use std::io::Write;
 use std::time::Instant;
 
 const USAGE: &str = "usage: gyoku                         run the USI engine on stdin/stdout
@@ -75,43 +74,6 @@ fn take_threads(args: &[String]) -> Result<(Vec<String>, usize), String> {
         }
     }
     Ok((rest, threads))
-}
-
-fn thread_pool(threads: usize) -> Option<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .ok()
-}
-
-/// Prints a divide in the format shared by `gyoku perft` and USI `go perft`.
-pub fn print_divide(
-    out: &mut dyn Write,
-    pos: &Position,
-    depth: u32,
-    threads: usize,
-) -> std::io::Result<u64> {
-    let pool = thread_pool(threads);
-    let start = Instant::now();
-    let rows = divide(pos, depth, pool.as_ref());
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        rows.iter().map(|&(_, n)| n).sum()
-    };
-    let elapsed = start.elapsed();
-    for (m, n) in &rows {
-        writeln!(out, "{m}: {n}")?;
-    }
-    writeln!(out, "Nodes searched: {total}")?;
-    let secs = elapsed.as_secs_f64();
-    writeln!(
-        out,
-        "Time: {} ms, {:.0} nps",
-        elapsed.as_millis(),
-        if secs > 0.0 { total as f64 / secs } else { 0.0 }
-    )?;
-    Ok(total)
 }
 
 fn perft_command(args: &[String], threads: usize) -> i32 {

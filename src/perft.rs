@@ -6,6 +6,48 @@
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use rayon::prelude::*;
+use std::io::Write;
+use std::time::Instant;
+
+/// A rayon pool of `threads` threads for the root split (`None` if the
+/// pool cannot be built: the caller's thread does the work).
+pub fn thread_pool(threads: usize) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()
+}
+
+/// Prints a divide in the format shared by `gyoku perft` and USI `go perft`
+/// (one `move: nodes` line per root move, the total, time and nps).
+pub fn print_divide(
+    out: &mut dyn Write,
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+) -> std::io::Result<u64> {
+    let pool = thread_pool(threads);
+    let start = Instant::now();
+    let rows = divide(pos, depth, pool.as_ref());
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        rows.iter().map(|&(_, n)| n).sum()
+    };
+    let elapsed = start.elapsed();
+    for (m, n) in &rows {
+        writeln!(out, "{m}: {n}")?;
+    }
+    writeln!(out, "Nodes searched: {total}")?;
+    let secs = elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "Time: {} ms, {:.0} nps",
+        elapsed.as_millis(),
+        if secs > 0.0 { total as f64 / secs } else { 0.0 }
+    )?;
+    Ok(total)
+}
 
 /// Number of leaf nodes `depth` plies below `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {

@@ -5,14 +5,13 @@
 //! threads, so `stop`, `ponderhit`, `isready` and `quit` act at once even
 //! while the engine thinks.
 
-pub mod options;
 pub mod parse;
 
+use crate::engine::options::EngineOptions;
 use crate::engine::{Engine, EngineOutput};
 use crate::mate::MateResult;
 use crate::search::{BestMove, Bound, Reporter, Score, SearchInfo};
 use crate::text::shorten;
-use options::EngineOptions;
 use parse::{parse_go, parse_position, parse_setoption, MateTime};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -246,7 +245,8 @@ impl<W: Write + Send + 'static> Session<W> {
             self.engine.stop();
             let mut text = Vec::new();
             let threads = self.engine.options().threads;
-            if crate::cli::print_divide(&mut text, self.engine.position(), depth, threads).is_ok() {
+            if crate::perft::print_divide(&mut text, self.engine.position(), depth, threads).is_ok()
+            {
                 for line in String::from_utf8_lossy(&text).lines() {
                     self.out.line(line);
                 }

@@ -3,6 +3,8 @@
 //! worker thread, and reports through [`EngineOutput`], so the front-end
 //! stays responsive to `stop`, `ponderhit`, `isready` and `quit`.
 
+pub mod options;
+
 use crate::book::{Book, BookPolicy};
 use crate::mate::{MateResult, MateSolver};
 use crate::nnue::Network;
@@ -11,7 +13,7 @@ use crate::search::{
     BestMove, Bound, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
     TimePlan,
 };
-use crate::usi::options::{EngineOptions, OptionEffect, NEVER_RESIGN};
+use options::{EngineOptions, OptionEffect, NEVER_RESIGN};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
