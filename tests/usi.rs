@@ -769,3 +769,30 @@ fn long_go_mate_reports_progress() {
     e.wait_for("checkmate", 2);
     assert!(start.elapsed() < Duration::from_secs(1));
 }
+
+/// `PvInterval` holds PV lines back (the last one still comes before
+/// `bestmove`); `OutputFailLHPV false` drops fail-low/high lines.
+#[test]
+fn pv_interval_and_fail_bounds_filter_pv_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_OwnBook value false");
+    e.send("setoption name PvInterval value 100000");
+    e.send("setoption name OutputFailLHPV value false");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go depth 9");
+    let lines = e.wait_for("bestmove", 20);
+    let pv: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(pv.len(), 2, "{lines:?}");
+    assert!(pv[0].starts_with("info depth 1 "), "{pv:?}");
+    assert!(pv[1].starts_with("info depth 9 "), "{pv:?}");
+    assert!(!lines.iter().any(|l| l.contains("bound ")), "{lines:?}");
+    // Back to every line.
+    e.send("setoption name PvInterval value 0");
+    e.send("go depth 6");
+    let lines = e.wait_for("bestmove", 20);
+    let depths = lines.iter().filter(|l| l.starts_with("info depth")).count();
+    assert!(depths >= 6, "{lines:?}");
+}

@@ -55,6 +55,10 @@ pub struct EngineOptions {
     /// `ConsiderBookMoveCount`: pick book moves at random weighted by
     /// their counts (true) or the best-valued one (false).
     pub book_by_count: bool,
+    /// `PvInterval`: least milliseconds between two PV lines (0: all).
+    pub pv_interval_ms: u64,
+    /// `OutputFailLHPV`: print aspiration fail-low/high PV lines.
+    pub output_fail_lh_pv: bool,
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -82,6 +86,8 @@ impl Default for EngineOptions {
             book_moves: 16,
             book_ignore_rate: 0,
             book_by_count: true,
+            pv_interval_ms: 0,
+            output_fail_lh_pv: true,
         }
     }
 }
@@ -176,6 +182,8 @@ impl EngineOptions {
                 d.depth_limit
             ),
             "option name USI_Variant type combo default shogi var shogi".to_string(),
+            format!("option name PvInterval type spin default {} min 0 max 100000", d.pv_interval_ms),
+            format!("option name OutputFailLHPV type check default {}", d.output_fail_lh_pv),
             format!("option name USI_OwnBook type check default {}", d.own_book),
             format!("option name BookFile type string default {}", d.book_file),
             format!("option name BookMoves type spin default {} min 0 max 1000", d.book_moves),
@@ -291,6 +299,14 @@ impl EngineOptions {
             }
             "depthlimit" => {
                 self.depth_limit = spin(0, MAX_DEPTH_LIMIT)? as u32;
+                Ok(OptionEffect::None)
+            }
+            "pvinterval" => {
+                self.pv_interval_ms = spin(0, 100_000)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "outputfaillhpv" => {
+                self.output_fail_lh_pv = parse_check(name, value)?;
                 Ok(OptionEffect::None)
             }
             "usi_ownbook" => {

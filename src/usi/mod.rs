@@ -29,6 +29,19 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 /// Serialises every line written to the protocol stream and flushes each.
 pub struct UsiWriter<W: Write + Send> {
     out: Mutex<W>,
+    /// Which PV lines are printed (`PvInterval`, `OutputFailLHPV`).
+    pv: Mutex<PvFilter>,
+}
+
+/// `PvInterval` and `OutputFailLHPV`: GUIs that redraw on every PV line
+/// ask for fewer. A line held back is printed before `bestmove`, so the
+/// last PV of a search is always shown.
+#[derive(Debug, Default)]
+struct PvFilter {
+    interval_ms: u64,
+    hide_bounds: bool,
+    last_printed: Option<std::time::Instant>,
+    held_back: Option<String>,
 }
 
 impl<W: Write + Send> UsiWriter<W> {
@@ -36,6 +49,28 @@ impl<W: Write + Send> UsiWriter<W> {
     pub fn new(out: W) -> Self {
         UsiWriter {
             out: Mutex::new(out),
+            pv: Mutex::new(PvFilter::default()),
+        }
+    }
+
+    /// Prints PV lines at most every `interval_ms` (0: all) and, unless
+    /// `fail_bounds`, no aspiration fail-low/high lines.
+    pub fn set_pv_output(&self, interval_ms: u64, fail_bounds: bool) {
+        let mut pv = self.pv.lock().unwrap_or_else(|e| e.into_inner());
+        pv.interval_ms = interval_ms;
+        pv.hide_bounds = !fail_bounds;
+    }
+
+    /// Prints the PV line held back by `PvInterval`, if any.
+    fn flush_held_pv(&self) {
+        let held = self
+            .pv
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .held_back
+            .take();
+        if let Some(line) = held {
+            self.line(&line);
         }
     }
 
@@ -48,7 +83,23 @@ impl<W: Write + Send> UsiWriter<W> {
 
 impl<W: Write + Send> Reporter for UsiWriter<W> {
     fn info(&self, info: &SearchInfo) {
-        self.line(&format_info(info));
+        let line = format_info(info);
+        let mut pv = self.pv.lock().unwrap_or_else(|e| e.into_inner());
+        if pv.hide_bounds && info.bound != Bound::Exact {
+            return;
+        }
+        let now = std::time::Instant::now();
+        let due = pv
+            .last_printed
+            .is_none_or(|t| now.duration_since(t).as_millis() as u64 >= pv.interval_ms);
+        if pv.interval_ms > 0 && !due {
+            pv.held_back = Some(line);
+            return;
+        }
+        pv.last_printed = Some(now);
+        pv.held_back = None;
+        drop(pv);
+        self.line(&line);
     }
 
     fn info_string(&self, text: &str) {
@@ -59,6 +110,10 @@ impl<W: Write + Send> Reporter for UsiWriter<W> {
 
 impl<W: Write + Send> EngineOutput for UsiWriter<W> {
     fn best_move(&self, best: &BestMove) {
+        self.flush_held_pv();
+        if let Ok(mut pv) = self.pv.lock() {
+            pv.last_printed = None;
+        }
         self.line(&format_best_move(best));
     }
 
@@ -190,6 +245,9 @@ impl<W: Write + Send + 'static> Session<W> {
                     if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
                         self.error(&format!("{e}; keeping the old value"));
                     }
+                    let options = self.engine.options();
+                    self.out
+                        .set_pv_output(options.pv_interval_ms, options.output_fail_lh_pv);
                 }
                 Err(e) => self.error(&e),
             },
