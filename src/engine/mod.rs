@@ -322,6 +322,7 @@ impl Engine {
             entering_king_rule: self.options.entering_king_rule,
             max_moves_to_draw: self.options.max_moves_to_draw,
             draw_value: self.options.draw_value,
+            skill_level: self.options.skill_level,
         };
         let mut searcher = {
             self.ensure_searcher();

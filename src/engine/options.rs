@@ -59,6 +59,8 @@ pub struct EngineOptions {
     pub pv_interval_ms: u64,
     /// `OutputFailLHPV`: print aspiration fail-low/high PV lines.
     pub output_fail_lh_pv: bool,
+    /// `SkillLevel` 0..=20 (20: full strength).
+    pub skill_level: u8,
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -88,6 +90,7 @@ impl Default for EngineOptions {
             book_by_count: true,
             pv_interval_ms: 0,
             output_fail_lh_pv: true,
+            skill_level: 20,
         }
     }
 }
@@ -184,6 +187,7 @@ impl EngineOptions {
             "option name USI_Variant type combo default shogi var shogi".to_string(),
             format!("option name PvInterval type spin default {} min 0 max 100000", d.pv_interval_ms),
             format!("option name OutputFailLHPV type check default {}", d.output_fail_lh_pv),
+            format!("option name SkillLevel type spin default {} min 0 max 20", d.skill_level),
             format!("option name USI_OwnBook type check default {}", d.own_book),
             format!("option name BookFile type string default {}", d.book_file),
             format!("option name BookMoves type spin default {} min 0 max 1000", d.book_moves),
@@ -299,6 +303,10 @@ impl EngineOptions {
             }
             "depthlimit" => {
                 self.depth_limit = spin(0, MAX_DEPTH_LIMIT)? as u32;
+                Ok(OptionEffect::None)
+            }
+            "skilllevel" | "usi_skilllevel" => {
+                self.skill_level = spin(0, 20)? as u8;
                 Ok(OptionEffect::None)
             }
             "pvinterval" => {

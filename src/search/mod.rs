@@ -54,6 +54,9 @@ pub struct SearchOptions {
     pub max_moves_to_draw: u32,
     /// What a draw is worth to the engine when it plays Black / White (cp).
     pub draw_value: [i32; 2],
+    /// `SkillLevel` 0..=20: below 20 the search is shallower and the move
+    /// is picked at random among the best few, the weaker the lower.
+    pub skill_level: u8,
 }
 
 impl Default for SearchOptions {
@@ -63,8 +66,37 @@ impl Default for SearchOptions {
             entering_king_rule: EnteringKingRule::Csa27,
             max_moves_to_draw: 0,
             draw_value: [0, 0],
+            skill_level: FULL_SKILL,
         }
     }
+}
+
+/// `SkillLevel` at full strength.
+pub const FULL_SKILL: u8 = 20;
+
+/// Lines a weakened search keeps to choose from.
+const SKILL_LINES: usize = 4;
+
+/// Stockfish's weakened pick among `scores` (best first, the top lines of
+/// a MultiPV search): each line gets a push that grows with its gap to the
+/// best and a random part, both scaled by the weakness; the highest score
+/// plus push wins. `randoms` gives one random number per line.
+pub fn skill_pick(scores: &[i32], level: u8, randoms: &[u64]) -> usize {
+    let Some(&top) = scores.first() else {
+        return 0;
+    };
+    let weakness = 120 - 2 * i64::from(level.min(FULL_SKILL));
+    let delta = i64::from(top - scores[scores.len() - 1]).min(90);
+    let mut best = (i64::MIN, 0);
+    for (i, &score) in scores.iter().enumerate() {
+        let random = randoms.get(i).copied().unwrap_or(0) % weakness as u64;
+        let push = (weakness * i64::from(top - score) + delta * random as i64) / 128;
+        let value = i64::from(score) + push;
+        if value > best.0 {
+            best = (value, i);
+        }
+    }
+    best.1
 }
 
 /// What a finished search recommends.
@@ -199,6 +231,7 @@ impl Searcher {
             legal[..=i].rotate_right(1);
         }
         let root_moves: Vec<RootMove> = legal.iter().map(|&m| RootMove::new(m)).collect();
+        let weakened = options.skill_level < FULL_SKILL;
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -207,15 +240,45 @@ impl Searcher {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             max_depth: limits
                 .depth
-                .map_or(values::MAX_PLY as i32 - 4, |d| d.clamp(1, 100) as i32),
-            multi_pv: options.multi_pv.max(1),
+                .map_or(values::MAX_PLY as i32 - 4, |d| d.clamp(1, 100) as i32)
+                .min(if weakened {
+                    1 + i32::from(options.skill_level)
+                } else {
+                    i32::MAX
+                }),
+            multi_pv: if weakened {
+                options.multi_pv.max(SKILL_LINES)
+            } else {
+                options.multi_pv.max(1)
+            },
             entering_king_rule: options.entering_king_rule,
             draw: DrawRule::new(options, root.side_to_move()),
             network: self.network.clone(),
         };
         let results = smp::run_threads(root, &root_moves, &shared, &mut self.histories, reporter);
         let chosen = &results[smp::best_thread(&results, shared.multi_pv)];
-        let best_line = &chosen.root_moves[0];
+        let mut pick = 0;
+        if weakened {
+            let lines = chosen.root_moves.len().min(shared.multi_pv);
+            let scores: Vec<i32> = chosen.root_moves[..lines]
+                .iter()
+                .map(RootMove::shown_score)
+                .collect();
+            let mut seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+                | 1;
+            let randoms: Vec<u64> = (0..lines)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed
+                })
+                .collect();
+            pick = skill_pick(&scores, options.skill_level, &randoms);
+        }
+        let best_line = &chosen.root_moves[pick];
         let best = best_line.mv;
         let ponder = self.ponder_move(root, best, best_line.pv.get(1).copied());
         let score = best_line.shown_score();

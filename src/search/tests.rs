@@ -283,3 +283,32 @@ fn the_move_limit_scores_a_draw_unless_the_last_move_mates() {
     let mate = "4k4/9/4P4/9/9/9/9/9/4K4 b G 256";
     assert_eq!(score(mate, limited([0, 0])), Score::Mate(1));
 }
+
+/// SkillLevel's pick: with no random push the best line wins; the same
+/// random draw lifts a line 100 cp behind at level 0 (push (120*100 +
+/// 90*40)/128 = 121) but not at level 19 ((82*100 + 90*40)/128 = 92).
+#[test]
+fn skill_pick_weakens_with_level_and_randomness() {
+    let scores = [100, 95, 90, 0];
+    assert_eq!(skill_pick(&scores, 0, &[0, 0, 0, 0]), 0);
+    assert_eq!(skill_pick(&scores, 0, &[0, 119, 0, 0]), 1);
+    assert_eq!(skill_pick(&scores, 0, &[0, 0, 0, 40]), 3);
+    assert_eq!(skill_pick(&scores, 19, &[0, 0, 0, 40]), 0);
+    assert_eq!(skill_pick(&scores, 20, &[0, 0, 0, 0]), 0);
+    assert_eq!(skill_pick(&[], 0, &[]), 0);
+}
+
+#[test]
+fn a_weakened_search_is_shallow_and_legal() {
+    let pos = Position::startpos();
+    let collect = Collect(Mutex::new(Vec::new()));
+    let options = SearchOptions {
+        skill_level: 2,
+        ..SearchOptions::default()
+    };
+    let outcome = search_with(&pos, &to_depth(10), 1, options, &collect);
+    assert_legal(crate::position::START_SFEN, &outcome);
+    let infos = collect.0.into_inner().unwrap();
+    assert!(infos.iter().all(|i| i.depth <= 3), "{infos:?}");
+    assert!(infos.iter().any(|i| i.multipv == 4));
+}
