@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Soak test: many games of gyoku against itself and fairy-stockfish,
+cycling through the time controls GUIs and runners use, to show that
+nothing goes wrong over a long run and that memory does not creep.
+
+Game i uses, in turn (all cycles are independent, so every combination
+comes up): time control i % 8 of
+    byoyomi 100 ms, 300 ms, 1 s; 10 s + 1 s byoyomi; 5 s + 0.2 s Fischer;
+    10 s sudden death; movetime 300 ms; 20000 nodes,
+the opponent (gyoku, or fairy-stockfish when installed) by i % 3, Threads=2
+for gyoku in every third game, the opening book in half of them, a handicap start (lance, bishop, rook,
+two pieces) in every fifth game and an even opening otherwise, and
+MaxMovesToDraw=256 (with the runner's limit at 256) in every other game.
+Two games run at once on 2 cores: deliberately oversubscribed.
+
+Per game it records the result and reason, every move's time against what
+the clock allowed (the largest overshoot), gyoku's resident memory (RSS)
+when the game starts and ends, and every `info string error` gyoku printed.
+The summary gives losses on time, illegal moves, crashes or hangs,
+protocol errors, the largest overshoot per time control and the RSS growth
+per 100 games of each gyoku process.
+
+Pondering is not exercised: match.py, which plays the games, has no
+ponder support (cshogi's CLI runner does: `python -m cshogi.cli --ponder`).
+
+usage: tools/soak.py GYOKU [--games 1000] [--concurrency 2] [--out DIR]
+           [--fsf /usr/games/fairy-stockfish] [--seed 1]
+Needs cshogi (pip) and ../shared/tools/match/match.py.
+"""
+import argparse
+import collections
+import os
+import queue
+import random
+import sys
+import threading
+import time
+from types import SimpleNamespace
+
+TIME_CONTROLS = ["byoyomi:0+100", "byoyomi:0+300", "byoyomi:0+1000", "byoyomi:10000+1000",
+                 "inc:5000+200", "byoyomi:10000+0", "movetime:300", "nodes:20000"]
+HANDICAPS = [
+    "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",  # lance
+    "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",    # bishop
+    "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",    # rook
+    "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",      # two pieces
+]
+
+
+def rss_kb(engine):
+    try:
+        with open(f"/proc/{engine.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, AttributeError):
+        pass
+    return None
+
+
+class Log:
+    """Collects one game's engine I/O (for `info string error` lines)."""
+
+    def __init__(self):
+        self.lines = []
+
+    def write(self, text):
+        self.lines.append(text)
+
+
+def overshoots(match, tc, times, first_side, mover):
+    """Per move of colour `mover`: elapsed - allowed (ms), replaying each
+    side's clock (the runner measures from `go` to `bestmove`)."""
+    clocks = [float(tc.main), float(tc.main)]
+    out = []
+    side = first_side
+    for elapsed in times:
+        allowed = match.allowed_ms(tc, clocks[side])
+        if allowed is not None and side == mover:
+            out.append(elapsed - allowed)
+        clocks[side] = match.charge(tc, clocks[side], elapsed)
+        side ^= 1
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("gyoku")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--time-margin", type=int, default=1000)
+    ap.add_argument("--openings", default=os.path.join(here, "../../shared/tools/match/openings.sfen"))
+    ap.add_argument("--match-py", default=os.path.join(here, "../../shared/tools/match/match.py"))
+    ap.add_argument("--out", help="folder for results.txt")
+    args = ap.parse_args()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(args.match_py)))
+    import match  # noqa: E402
+
+    openings = match.load_openings(args.openings)
+    random.Random(args.seed).shuffle(openings)
+    have_fsf = os.path.exists(args.fsf)
+    out = None
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        out = open(os.path.join(args.out, "results.txt"), "a", buffering=1)
+    lock = threading.Lock()
+
+    def emit(line):
+        with lock:
+            print(line, flush=True)
+            if out:
+                out.write(line + "\n")
+
+    jobs = queue.Queue()
+    for i in range(args.games):
+        jobs.put(i)
+    stats = dict(games=0, time_losses=0, illegal=0, crashes=0, errors=0, results=collections.Counter())
+    worst = collections.defaultdict(float)
+    rss_series = collections.defaultdict(list)  # worker -> [(game, rss_kb)]
+
+    def worker(wid):
+        engines = {}
+        while True:
+            try:
+                i = jobs.get_nowait()
+            except queue.Empty:
+                break
+            tc = match.TC(TIME_CONTROLS[i % len(TIME_CONTROLS)])
+            versus_fsf = have_fsf and i % 3 == 2
+            threads = 2 if i % 3 == 1 else 1
+            limit = i % 2 == 0
+            start = HANDICAPS[(i // 5) % len(HANDICAPS)] if i % 5 == 4 else openings[i % len(openings)]
+            book = "true" if i % 4 < 2 else "false"
+            opts = [f"Threads={threads}", "USI_Hash=64", f"USI_OwnBook={book}",
+                    f"MaxMovesToDraw={256 if limit else 0}"]
+            key_a = ("gyoku-a", tuple(opts))
+            key_b = ("fsf",) if versus_fsf else ("gyoku-b", tuple(opts))
+            log = Log()
+            for key in (key_a, key_b):
+                e = engines.get(key)
+                if e is None or not e.alive():
+                    if e is not None:
+                        e.quit()
+                    if key[0] == "fsf":
+                        e = match.Engine(args.fsf, "fsf", ["Threads=1", "Hash=64"])
+                    else:
+                        e = match.Engine(args.gyoku, key[0], list(key[1]))
+                    e.start()
+                    engines[key] = e
+            a, b = engines[key_a], engines[key_b]
+            a.log = log
+            b.log = log if not versus_fsf else None
+            rss_start = rss_kb(a)
+            a_black = i % 2 == 0
+            eng = [a, b] if a_black else [b, a]
+            game_args = SimpleNamespace(max_plies=256 if limit else 320, time_margin=args.time_margin,
+                                        nodes_timeout=60.0)
+            t0 = time.time()
+            try:
+                g = match.play_game(eng, [tc, tc], start, game_args, log)
+            except match.EngineDied as ex:
+                g = dict(result="?", reason=f"died at start: {ex}", times=[], notes=[str(ex)], plies=0)
+            rss_end = rss_kb(a)
+            first_side = 0 if start.split()[1] == "b" else 1
+            # gyoku-a's moves only (the other side may be another engine).
+            over = overshoots(match, tc, g["times"], first_side, 0 if a_black else 1)
+            gyoku_errors = [l for l in log.lines if "> info string error" in l]
+            reason = g["reason"]
+            with lock:
+                stats["games"] += 1
+                stats["results"][g["result"]] += 1
+                stats["time_losses"] += "on time" in reason
+                stats["illegal"] += "illegal" in reason
+                stats["crashes"] += "crash" in reason or "died" in reason
+                stats["errors"] += len(gyoku_errors)
+                if over:
+                    worst[tc.spec] = max(worst[tc.spec], max(over))
+                if rss_end:
+                    rss_series[(wid, key_a)].append((stats["games"], rss_end))
+            emit(f"game {i + 1:4d} tc={tc.spec:<18} vs={'fsf' if versus_fsf else 'gyoku'} "
+                 f"threads={threads} limit={'256' if limit else '-'} "
+                 f"start={'handicap' if i % 5 == 4 else 'even'} {g['result']} [{reason}] "
+                 f"plies={g['plies']} max_over={max(over) if over else 0:.0f}ms "
+                 f"rss={rss_start}->{rss_end}kB errors={len(gyoku_errors)} t={time.time() - t0:.0f}s")
+            for line in gyoku_errors[:3]:
+                emit(f"   {line.strip()}")
+            for note in g.get("notes", []):
+                emit(f"   note: {note}")
+            if not (a.alive() and b.alive()):
+                for e in engines.values():
+                    e.quit()
+                engines = {}
+        for e in engines.values():
+            e.quit()
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(max(1, args.concurrency))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    emit(f"SUMMARY games={stats['games']} results={dict(stats['results'])} time_losses={stats['time_losses']} "
+         f"illegal={stats['illegal']} crashes_or_hangs={stats['crashes']} info_string_errors={stats['errors']}")
+    for spec in TIME_CONTROLS:
+        if spec in worst:
+            emit(f"  max overshoot {spec}: {worst[spec]:.0f} ms")
+    for key, series in sorted(rss_series.items(), key=lambda kv: str(kv[0])):
+        if len(series) >= 2:
+            (g0, r0), (g1, r1) = series[0], series[-1]
+            per100 = (r1 - r0) * 100.0 / max(1, g1 - g0)
+            emit(f"  RSS worker {key[0]} {key[1][0]} threads {key[1][1][0]}: {r0} -> {r1} kB over games "
+                 f"{g0}..{g1} ({per100:+.0f} kB per 100 games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
