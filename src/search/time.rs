@@ -58,7 +58,13 @@ impl TimePlan {
         options: &TimeOptions,
         start: Instant,
     ) -> Option<TimePlan> {
-        let delay = options.network_delay_ms;
+        // The margin kept back from every deadline, but never more than a
+        // quarter of what the move may take: with a 100 ms byoyomi the full
+        // default margin (120 ms) would leave no thought at all.
+        let budget = limits
+            .movetime
+            .unwrap_or_else(|| limits.time_for(side) + limits.byoyomi + limits.increment_for(side));
+        let delay = options.network_delay_ms.min(budget / 4);
         if let Some(movetime) = limits.movetime {
             let t = Duration::from_millis(movetime.saturating_sub(delay).max(1));
             return Some(TimePlan {
@@ -127,6 +133,27 @@ mod tests {
         let p = plan(l, Color::Black);
         assert_eq!(p.hard, Duration::from_millis(880));
         assert!(p.soft >= Duration::from_millis(700));
+    }
+
+    #[test]
+    fn a_short_byoyomi_keeps_only_a_quarter_back() {
+        for (byoyomi, hard) in [(100, 75), (300, 225), (480, 360), (1000, 880)] {
+            let l = Limits {
+                time_left: [Some(0), Some(0)],
+                byoyomi,
+                ..Limits::default()
+            };
+            assert_eq!(
+                plan(l, Color::Black).hard,
+                Duration::from_millis(hard),
+                "{byoyomi}"
+            );
+        }
+        let l = Limits {
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        assert_eq!(plan(l, Color::Black).hard, Duration::from_millis(150));
     }
 
     #[test]
