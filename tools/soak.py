@@ -118,7 +118,7 @@ def main():
     for i in range(args.games):
         jobs.put(i)
     stats = dict(games=0, time_losses=0, illegal=0, crashes=0, errors=0, results=collections.Counter())
-    worst = collections.defaultdict(float)
+    worst = {}  # time control -> gyoku's largest (elapsed - allowed), ms
     rss_series = collections.defaultdict(list)  # worker -> [(game, rss_kb)]
 
     def worker(wid):
@@ -177,7 +177,7 @@ def main():
                 stats["crashes"] += "crash" in reason or "died" in reason
                 stats["errors"] += len(gyoku_errors)
                 if over:
-                    worst[tc.spec] = max(worst[tc.spec], max(over))
+                    worst[tc.spec] = max(worst.get(tc.spec, -1e18), max(over))
                 if rss_end:
                     rss_series[(wid, key_a)].append((stats["games"], rss_end))
             emit(f"game {i + 1:4d} tc={tc.spec:<18} vs={'fsf' if versus_fsf else 'gyoku'} "
@@ -205,7 +205,8 @@ def main():
          f"illegal={stats['illegal']} crashes_or_hangs={stats['crashes']} info_string_errors={stats['errors']}")
     for spec in TIME_CONTROLS:
         if spec in worst:
-            emit(f"  max overshoot {spec}: {worst[spec]:.0f} ms")
+            emit(f"  largest elapsed - allowed {spec}: {worst[spec]:+.0f} ms"
+                 f"{' (never over)' if worst[spec] <= 0 else ''}")
     for key, series in sorted(rss_series.items(), key=lambda kv: str(kv[0])):
         if len(series) >= 2:
             (g0, r0), (g1, r1) = series[0], series[-1]
