@@ -172,9 +172,11 @@ def main():
             with lock:
                 stats["games"] += 1
                 stats["results"][g["result"]] += 1
-                stats["time_losses"] += "on time" in reason
-                stats["illegal"] += "illegal" in reason
-                stats["crashes"] += "crash" in reason or "died" in reason
+                # Reasons name the engine at fault: count gyoku's own only.
+                ours = "gyoku" in reason or "died" in reason
+                stats["time_losses"] += ours and "on time" in reason
+                stats["illegal"] += ours and "illegal" in reason
+                stats["crashes"] += ours and ("crash" in reason or "died" in reason)
                 stats["errors"] += len(gyoku_errors)
                 if over:
                     worst[tc.spec] = max(worst.get(tc.spec, -1e18), max(over))
@@ -201,7 +203,7 @@ def main():
         t.start()
     for t in threads:
         t.join()
-    emit(f"SUMMARY games={stats['games']} results={dict(stats['results'])} time_losses={stats['time_losses']} "
+    emit(f"SUMMARY games={stats['games']} results={dict(stats['results'])} gyoku: time_losses={stats['time_losses']} "
          f"illegal={stats['illegal']} crashes_or_hangs={stats['crashes']} info_string_errors={stats['errors']}")
     for spec in TIME_CONTROLS:
         if spec in worst:
