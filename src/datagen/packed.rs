@@ -43,7 +43,7 @@
 
 use crate::hand::{Hand, MAX_IN_HAND};
 use crate::moves::Move;
-use crate::position::{Position, SfenError};
+use crate::position::{board_field, hands_field, Position, SfenError};
 use crate::types::{Color, Piece, PieceType, Square};
 use std::fmt;
 
@@ -232,61 +232,13 @@ pub struct RawPosition {
 impl RawPosition {
     /// The SFEN of this position with move number `game_ply` (at least 1).
     pub fn to_sfen(&self, game_ply: u32) -> String {
-        let mut out = String::with_capacity(96);
-        for rank in 0..9u8 {
-            if rank > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for file in (0..9u8).rev() {
-                let piece = self.board[Square::new(file, rank).index()];
-                if piece.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push_str(&piece.sfen());
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-        }
-        out.push_str(if self.side == Color::Black {
-            " b "
-        } else {
-            " w "
-        });
-        let mut hands = String::new();
-        for color in Color::ALL {
-            for kind in [
-                PieceType::Rook,
-                PieceType::Bishop,
-                PieceType::Gold,
-                PieceType::Silver,
-                PieceType::Knight,
-                PieceType::Lance,
-                PieceType::Pawn,
-            ] {
-                let n = self.hands[color.index()].count(kind);
-                if n > 1 {
-                    hands.push_str(&n.to_string());
-                }
-                if n > 0 {
-                    let letter = kind.letter();
-                    hands.push(match color {
-                        Color::Black => letter,
-                        Color::White => letter.to_ascii_lowercase(),
-                    });
-                }
-            }
-        }
-        out.push_str(if hands.is_empty() { "-" } else { &hands });
-        out.push(' ');
-        out.push_str(&game_ply.max(1).to_string());
-        out
+        let side = if self.side == Color::Black { 'b' } else { 'w' };
+        format!(
+            "{} {side} {} {}",
+            board_field(&self.board),
+            hands_field(&self.hands),
+            game_ply.max(1)
+        )
     }
 
     /// The position, validated as an SFEN is (kings, nifu, dead pieces,

@@ -9,7 +9,7 @@ mod sfen;
 pub use dirty::{DirtyPiece, PieceChange, PieceSpot};
 
 pub use rules::{EnteringKingRule, Repetition};
-pub use sfen::{SfenError, START_SFEN};
+pub use sfen::{board_field, hands_field, SfenError, START_SFEN};
 
 use crate::attacks::{self, between};
 use crate::bitboard::Bitboard;

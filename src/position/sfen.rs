@@ -249,7 +249,37 @@ fn parse_hands(field: &str) -> Result<[Hand; 2], SfenError> {
     Ok(hands)
 }
 
-fn format_hands(hands: &[Hand; 2]) -> String {
+/// The board field of an SFEN: rank a first, file 9 first in each rank,
+/// runs of empty squares as digits.
+pub fn board_field(board: &[Piece; 81]) -> String {
+    let mut out = String::with_capacity(96);
+    for rank in 0..9u8 {
+        if rank > 0 {
+            out.push('/');
+        }
+        let mut empty = 0;
+        for file in (0..9u8).rev() {
+            let piece = board[Square::new(file, rank).index()];
+            if piece.is_none() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            out.push_str(&piece.sfen());
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out
+}
+
+/// The hands field of an SFEN (`-` when both are empty), in the usual
+/// order: Black's then White's, rook first and pawn last.
+pub fn hands_field(hands: &[Hand; 2]) -> String {
     const ORDER: [PieceType; 7] = [
         PieceType::Rook,
         PieceType::Bishop,
@@ -450,32 +480,11 @@ impl Position {
 
     /// The SFEN string of this position.
     pub fn to_sfen(&self) -> String {
-        let mut out = String::with_capacity(96);
-        for rank in 0..9u8 {
-            if rank > 0 {
-                out.push('/');
-            }
-            let mut empty = 0;
-            for file in (0..9u8).rev() {
-                let piece = self.board[Square::new(file, rank).index()];
-                if piece.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push_str(&piece.sfen());
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-        }
+        let mut out = board_field(&self.board);
         out.push(' ');
         out.push(if self.side == Color::Black { 'b' } else { 'w' });
         out.push(' ');
-        out.push_str(&format_hands(&self.hands));
+        out.push_str(&hands_field(&self.hands));
         out.push(' ');
         out.push_str(&self.game_ply.to_string());
         out

@@ -9,7 +9,7 @@ use super::error::syntax;
 use super::{keys, position_from_sfen, EndKind, GameEnd, Record, RecordError, RecordMove};
 use crate::hand::MAX_IN_HAND;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{board_field, Position};
 use crate::types::{Color, Piece, PieceType, Square};
 
 /// CSA `$` keys and the KIF header names they are kept under.
@@ -322,28 +322,7 @@ impl Setup {
     }
 
     fn sfen(&self, side: Color) -> String {
-        let mut board = String::new();
-        for rank in 0..9u8 {
-            if rank > 0 {
-                board.push('/');
-            }
-            let mut empty = 0;
-            for file in (0..9u8).rev() {
-                let piece = self.board[Square::new(file, rank).index()];
-                if piece.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    board.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                board.push_str(&piece.sfen());
-            }
-            if empty > 0 {
-                board.push_str(&empty.to_string());
-            }
-        }
+        let board = board_field(&self.board);
         let mut hands = String::new();
         for color in Color::ALL {
             for kind in PieceType::HAND.iter().rev() {
