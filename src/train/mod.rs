@@ -23,10 +23,10 @@ pub mod export;
 pub mod model;
 pub mod trainer;
 
+use crate::eval::tune::{flag, parse_flags, Flags};
 use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
 use adam::{Adam, AdamConfig};
 use model::Model;
-use std::collections::HashMap;
 use trainer::TrainConfig;
 
 const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--l1 64]
@@ -74,30 +74,6 @@ fn random_command(args: &[String]) -> Result<(), String> {
     };
     let net = crate::nnue::Network::random(seed, FeatureSet::HalfKpMirror, 32);
     std::fs::write(out, net.write()).map_err(|e| format!("{out}: {e}"))
-}
-
-type Flags = HashMap<String, String>;
-
-fn parse_flags(args: &[String]) -> Result<Flags, String> {
-    let mut flags = HashMap::new();
-    let mut iter = args.iter();
-    while let Some(name) = iter.next() {
-        let key = name
-            .strip_prefix("--")
-            .ok_or_else(|| format!("expected a --flag, got '{name}'"))?;
-        let value = iter.next().ok_or_else(|| format!("{name} needs a value"))?;
-        flags.insert(key.to_string(), value.clone());
-    }
-    Ok(flags)
-}
-
-fn flag<T: std::str::FromStr>(flags: &Flags, name: &str, default: T) -> Result<T, String> {
-    match flags.get(name) {
-        None => Ok(default),
-        Some(v) => v
-            .parse()
-            .map_err(|_| format!("bad value '{v}' for --{name}")),
-    }
 }
 
 /// `gyoku nnue export --format yaneuraou|gyoku IN OUT`: reads a net in

@@ -53,9 +53,11 @@ pub fn run(args: &[String], threads: usize) -> i32 {
     }
 }
 
-type Flags = HashMap<String, String>;
+/// `--name value` pairs of a tool's command line.
+pub(crate) type Flags = HashMap<String, String>;
 
-fn parse_flags(args: &[String]) -> Result<Flags, String> {
+/// Reads `--name value` pairs; anything else is an error.
+pub(crate) fn parse_flags(args: &[String]) -> Result<Flags, String> {
     let mut flags = HashMap::new();
     let mut iter = args.iter();
     while let Some(name) = iter.next() {
@@ -68,7 +70,12 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
     Ok(flags)
 }
 
-fn flag<T: std::str::FromStr>(flags: &Flags, name: &str, default: T) -> Result<T, String> {
+/// The value of `--name`, or `default` when it is not given.
+pub(crate) fn flag<T: std::str::FromStr>(
+    flags: &Flags,
+    name: &str,
+    default: T,
+) -> Result<T, String> {
     match flags.get(name) {
         None => Ok(default),
         Some(v) => v
