@@ -20,10 +20,15 @@ The summary gives losses on time, illegal moves, crashes or hangs,
 protocol errors, the largest overshoot per time control and the RSS growth
 per 100 games of each gyoku process.
 
-Pondering is not exercised: match.py, which plays the games, has no
-ponder support (cshogi's CLI runner does: `python -m cshogi.cli --ponder`).
+Pondering: in half the games (i % 4 in {0, 3}) gyoku runs with USI_Ponder
+on and is driven as a GUI drives a pondering engine (match.py, which plays
+the games, has none): after `bestmove M ponder P` it gets `position ... M P`
+and `go ponder` with the clocks as they stand after M; when the opponent
+plays P it gets `ponderhit` and its time counts from then, otherwise `stop`
+(the stale bestmove is swallowed) and a normal `go`. The summary counts
+ponder hits and misses.
 
-usage: tools/soak.py GYOKU [--games 1000] [--concurrency 2] [--out DIR]
+usage: tools/soak.py GYOKU [--games 1000] [--first 1] [--concurrency 2] [--out DIR]
            [--fsf /usr/games/fairy-stockfish] [--seed 1]
 Needs cshogi (pip) and ../shared/tools/match/match.py.
 """
@@ -58,6 +63,74 @@ def rss_kb(engine):
     return None
 
 
+class PonderingEngine:
+    """Wraps a match.Engine for one game and ponders on the expected reply
+    between moves, as a GUI does. `go` keeps match.Engine.go's signature, so
+    match.play_game drives it unchanged; after a hit, the elapsed time counts
+    from `ponderhit`."""
+
+    def __init__(self, match, engine, tc, colour, counts):
+        self.match, self.e, self.tc, self.colour, self.counts = match, engine, tc, colour, counts
+        self.pondering = None  # the position command we ponder on
+
+    def __getattr__(self, name):
+        return getattr(self.e, name)
+
+    def new_game(self):
+        self.cancel()
+        self.e.new_game()
+
+    def cancel(self):
+        """`stop` a ponder search and swallow its bestmove."""
+        if self.pondering is not None:
+            self.pondering = None
+            self.e.send("stop")
+            self.e.wait_for("bestmove", 10.0)
+
+    def go(self, position_cmd, go_cmd, timeout):
+        if self.pondering is not None and self.pondering == position_cmd:
+            self.pondering = None
+            self.counts["ponderhit"] += 1
+            self.e.send("ponderhit")
+        else:
+            if self.pondering is not None:
+                self.counts["pondermiss"] += 1
+            self.cancel()
+            self.e.send(position_cmd)
+            self.e.send(go_cmd)
+        mv, ponder, elapsed, score = self.wait_bestmove(time.monotonic(), timeout)
+        if mv is not None and ponder and mv not in ("resign", "win"):
+            self.start_ponder(position_cmd, go_cmd, mv, ponder, elapsed)
+        return mv, elapsed, score
+
+    def wait_bestmove(self, t0, timeout):
+        deadline = t0 + timeout
+        score = None
+        while True:
+            ts, line = self.e.readline(deadline)
+            if line is None:
+                return None, None, (time.monotonic() - t0) * 1000.0, score
+            tok = line.split()
+            if tok[:1] == ["info"] and "score" in tok:
+                i = tok.index("score")
+                score = " ".join(tok[i + 1:i + 3])
+            elif tok[:1] == ["bestmove"]:
+                ponder = tok[3] if len(tok) > 3 and tok[2] == "ponder" else None
+                return (tok[1] if len(tok) > 1 else "(none)"), ponder, (ts - t0) * 1000.0, score
+
+    def start_ponder(self, position_cmd, go_cmd, mv, ponder, elapsed):
+        sep = " " if " moves " in position_cmd else " moves "
+        self.pondering = f"{position_cmd}{sep}{mv} {ponder}"
+        tok = go_cmd.split()
+        key = ("btime", "wtime")[self.colour]
+        if key in tok:
+            # Our clock after this move, as the GUI sends it with `go ponder`.
+            i = tok.index(key)
+            tok[i + 1] = str(int(self.match.charge(self.tc, int(tok[i + 1]), elapsed)))
+        self.e.send(self.pondering)
+        self.e.send("go ponder " + " ".join(tok[1:]))
+
+
 class Log:
     """Collects one game's engine I/O (for `info string error` lines)."""
 
@@ -88,6 +161,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("gyoku")
     ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--first", type=int, default=1,
+                    help="number of the first game (to resume a soak in chunks: the cycles follow the number)")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
     ap.add_argument("--seed", type=int, default=1)
@@ -115,9 +190,10 @@ def main():
                 out.write(line + "\n")
 
     jobs = queue.Queue()
-    for i in range(args.games):
+    for i in range(args.first - 1, args.first - 1 + args.games):
         jobs.put(i)
-    stats = dict(games=0, time_losses=0, illegal=0, crashes=0, errors=0, results=collections.Counter())
+    stats = dict(games=0, time_losses=0, illegal=0, crashes=0, errors=0, results=collections.Counter(),
+                 ponder=collections.Counter())
     worst = {}  # time control -> gyoku's largest (elapsed - allowed), ms
     rss_series = collections.defaultdict(list)  # worker -> [(game, rss_kb)]
 
@@ -134,8 +210,9 @@ def main():
             limit = i % 2 == 0
             start = HANDICAPS[(i // 5) % len(HANDICAPS)] if i % 5 == 4 else openings[i % len(openings)]
             book = "true" if i % 4 < 2 else "false"
+            ponder = i % 4 in (0, 3)
             opts = [f"Threads={threads}", "USI_Hash=64", f"USI_OwnBook={book}",
-                    f"MaxMovesToDraw={256 if limit else 0}"]
+                    f"MaxMovesToDraw={256 if limit else 0}", f"USI_Ponder={'true' if ponder else 'false'}"]
             key_a = ("gyoku-a", tuple(opts))
             key_b = ("fsf",) if versus_fsf else ("gyoku-b", tuple(opts))
             log = Log()
@@ -156,6 +233,9 @@ def main():
             rss_start = rss_kb(a)
             a_black = i % 2 == 0
             eng = [a, b] if a_black else [b, a]
+            if ponder:
+                eng = [e if e is b and versus_fsf else PonderingEngine(match, e, tc, c, stats["ponder"])
+                       for c, e in enumerate(eng)]
             game_args = SimpleNamespace(max_plies=256 if limit else 320, time_margin=args.time_margin,
                                         nodes_timeout=60.0)
             t0 = time.time()
@@ -163,6 +243,17 @@ def main():
                 g = match.play_game(eng, [tc, tc], start, game_args, log)
             except match.EngineDied as ex:
                 g = dict(result="?", reason=f"died at start: {ex}", times=[], notes=[str(ex)], plies=0)
+            for colour, e in enumerate(eng):
+                if e is b and versus_fsf or not e.alive():
+                    continue
+                try:
+                    if isinstance(e, PonderingEngine):
+                        e.cancel()
+                    mine = {"1-0": 1.0, "0-1": 0.0}.get(g["result"], 0.5)
+                    mine = mine if colour == 0 else 1.0 - mine
+                    e.send("gameover " + {1.0: "win", 0.0: "lose"}.get(mine, "draw"))
+                except match.EngineDied as ex:
+                    g["reason"] += f"; gyoku died after the game: {ex}"
             rss_end = rss_kb(a)
             first_side = 0 if start.split()[1] == "b" else 1
             # gyoku-a's moves only (the other side may be another engine).
@@ -183,7 +274,7 @@ def main():
                 if rss_end:
                     rss_series[(wid, key_a)].append((stats["games"], rss_end))
             emit(f"game {i + 1:4d} tc={tc.spec:<18} vs={'fsf' if versus_fsf else 'gyoku'} "
-                 f"threads={threads} limit={'256' if limit else '-'} "
+                 f"threads={threads} limit={'256' if limit else '-'} ponder={'on' if ponder else 'off'} "
                  f"start={'handicap' if i % 5 == 4 else 'even'} {g['result']} [{reason}] "
                  f"plies={g['plies']} max_over={max(over) if over else 0:.0f}ms "
                  f"rss={rss_start}->{rss_end}kB errors={len(gyoku_errors)} t={time.time() - t0:.0f}s")
@@ -204,7 +295,8 @@ def main():
     for t in threads:
         t.join()
     emit(f"SUMMARY games={stats['games']} results={dict(stats['results'])} gyoku: time_losses={stats['time_losses']} "
-         f"illegal={stats['illegal']} crashes_or_hangs={stats['crashes']} info_string_errors={stats['errors']}")
+         f"illegal={stats['illegal']} crashes_or_hangs={stats['crashes']} info_string_errors={stats['errors']} "
+         f"ponderhit={stats['ponder']['ponderhit']} pondermiss={stats['ponder']['pondermiss']}")
     for spec in TIME_CONTROLS:
         if spec in worst:
             emit(f"  largest elapsed - allowed {spec}: {worst[spec]:+.0f} ms"
