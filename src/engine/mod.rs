@@ -13,6 +13,7 @@ use crate::search::{
     BestMove, Bound, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
     TimePlan,
 };
+pub use options::OptionError;
 use options::{EngineOptions, OptionEffect, NEVER_RESIGN};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,6 +27,9 @@ pub trait EngineOutput: Reporter + Send + Sync {
     fn best_move(&self, best: &BestMove);
     /// The answer to a `go mate` (exactly one).
     fn checkmate(&self, result: &MateResult);
+    /// Which PV lines to print from now on: at most one per `interval_ms`
+    /// (0: all), and aspiration fail-low/high lines only if `fail_bounds`.
+    fn set_pv_output(&self, _interval_ms: u64, _fail_bounds: bool) {}
     /// Progress of a running `go mate` (about once a second).
     fn mate_progress(&self, _progress: &crate::mate::MateProgress) {}
 }
@@ -35,6 +39,8 @@ struct Job {
     control: Arc<SearchControl>,
     /// Set by `gameover`: the result is no longer wanted.
     silenced: Arc<AtomicBool>,
+    /// Set by the worker once its answer is out: it is about to return.
+    answered: Arc<AtomicBool>,
     /// The `go` limits, to plan the clock at `ponderhit`.
     limits: Limits,
     handle: JoinHandle<Tools>,
@@ -65,6 +71,18 @@ pub struct Engine {
     book: Option<Book>,
     /// Feeds the book's random picks.
     book_random: u64,
+    /// `setoption`s received during a search, applied when it ends.
+    deferred_options: Vec<(String, Option<String>)>,
+}
+
+/// What became of a valid `setoption`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionApplied {
+    /// Applied at once.
+    Now,
+    /// A search is running: the option applies when it ends, so no search
+    /// ever sees its settings (or its tables) change under it.
+    AfterSearch,
 }
 
 impl Engine {
@@ -84,6 +102,7 @@ impl Engine {
             book_random: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
+            deferred_options: Vec::new(),
         }
     }
 
@@ -109,7 +128,24 @@ impl Engine {
     }
 
     /// Applies `setoption`; on error nothing changes.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    /// The value is checked at once; during a search it is applied when
+    /// the search ends.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionApplied, OptionError> {
+        if self.is_busy() {
+            self.options.clone().set(name, value)?;
+            self.deferred_options
+                .push((name.to_string(), value.map(str::to_string)));
+            return Ok(OptionApplied::AfterSearch);
+        }
+        self.apply_option(name, value)?;
+        Ok(OptionApplied::Now)
+    }
+
+    fn apply_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         match self.options.set(name, value)? {
             OptionEffect::ClearHash => self.new_game(),
             OptionEffect::LoadEvalFile(file) => self.load_eval_file(&file)?,
@@ -122,7 +158,11 @@ impl Engine {
     /// Loads the book `file` names (`<internal>`: the built-in one;
     /// `<empty>`: none). Bad lines are reported and skipped; a missing file
     /// is an error and the previous book stays.
-    fn load_book_file(&mut self, file: &str) -> Result<(), String> {
+    fn load_book_file(&mut self, file: &str) -> Result<(), OptionError> {
+        let error = |message: String| OptionError::File {
+            option: "BookFile",
+            message,
+        };
         let text = match file.trim() {
             "<internal>" => crate::book::INTERNAL.to_string(),
             f if crate::nnue::load::is_empty_value(f) => String::new(),
@@ -130,9 +170,9 @@ impl Engine {
                 let path = crate::nnue::load::candidates(f)
                     .into_iter()
                     .find(|p| p.is_file())
-                    .ok_or_else(|| format!("BookFile {f}: no such file"))?;
+                    .ok_or_else(|| error(format!("{f}: no such file")))?;
                 std::fs::read_to_string(&path)
-                    .map_err(|e| format!("BookFile {}: {e}", path.display()))?
+                    .map_err(|e| error(format!("{}: {e}", path.display())))?
             }
         };
         let (book, errors) = Book::parse(&text);
@@ -218,13 +258,16 @@ impl Engine {
 
     /// Switches to the network `file` names (or back to the built-in
     /// evaluation for `<empty>`); on error the previous one stays.
-    fn load_eval_file(&mut self, file: &str) -> Result<(), String> {
+    fn load_eval_file(&mut self, file: &str) -> Result<(), OptionError> {
         if crate::nnue::load::is_empty_value(file) {
             self.network = None;
             self.options.eval_file = "<empty>".to_string();
             return Ok(());
         }
-        let net = crate::nnue::load::load(file).map_err(|e| format!("EvalFile {e}"))?;
+        let net = crate::nnue::load::load(file).map_err(|e| OptionError::File {
+            option: "EvalFile",
+            message: e.to_string(),
+        })?;
         self.output.info_string(&format!(
             "EvalFile {file}: {} network, L1 {}",
             net.feature_set().name(),
@@ -297,6 +340,11 @@ impl Engine {
     pub fn go(&mut self, mut limits: Limits) {
         let received = Instant::now();
         self.finish_job(false);
+        // ConsiderationMode shows no fail-low/high lines, whatever OutputFailLHPV says.
+        self.output.set_pv_output(
+            self.options.pv_interval_ms,
+            self.options.output_fail_lh_pv && !self.options.consideration_mode,
+        );
         if let Some(best) = self.book_move(&limits) {
             self.output.best_move(&best);
             return;
@@ -323,6 +371,7 @@ impl Engine {
             max_moves_to_draw: self.options.max_moves_to_draw,
             draw_value: self.options.draw_value,
             skill_level: self.options.skill_level,
+            consideration_mode: self.options.consideration_mode,
         };
         let mut searcher = {
             self.ensure_searcher();
@@ -340,8 +389,13 @@ impl Engine {
         };
         let position = self.position.clone();
         let output = Arc::clone(&self.output);
-        let (worker_control, worker_silenced, worker_limits) =
-            (Arc::clone(&control), Arc::clone(&silenced), limits.clone());
+        let answered = Arc::new(AtomicBool::new(false));
+        let (worker_control, worker_silenced, worker_answered, worker_limits) = (
+            Arc::clone(&control),
+            Arc::clone(&silenced),
+            Arc::clone(&answered),
+            limits.clone(),
+        );
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -377,6 +431,7 @@ impl Engine {
                 if !worker_silenced.load(Ordering::Acquire) {
                     output.best_move(&best);
                 }
+                worker_answered.store(true, Ordering::Release);
                 Tools {
                     searcher: Some(searcher),
                     mate: solver,
@@ -386,6 +441,7 @@ impl Engine {
         self.job = Some(Job {
             control,
             silenced,
+            answered,
             limits,
             handle,
         });
@@ -393,8 +449,8 @@ impl Engine {
 
     /// `go mate`: solves a tsume on a worker thread; exactly one
     /// `checkmate` answer comes through the output. `time_ms` `None` means
-    /// until `stop`.
-    pub fn go_mate(&mut self, time_ms: Option<u64>) {
+    /// until `stop`; `nodes` caps the solver's nodes (`go mate nodes N`).
+    pub fn go_mate(&mut self, time_ms: Option<u64>, nodes: Option<u64>) {
         let received = Instant::now();
         self.finish_job(false);
         // Keep a little of the margin, but never most of a short limit.
@@ -411,9 +467,15 @@ impl Engine {
             self.ensure_mate_solver();
             self.mate.take().expect("ensure_mate_solver made one")
         };
+        solver.set_node_limit(nodes);
         let position = self.position.clone();
         let output = Arc::clone(&self.output);
-        let (worker_control, worker_silenced) = (Arc::clone(&control), Arc::clone(&silenced));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (worker_control, worker_silenced, worker_answered) = (
+            Arc::clone(&control),
+            Arc::clone(&silenced),
+            Arc::clone(&answered),
+        );
         let handle = std::thread::Builder::new()
             .name("mate".into())
             .spawn(move || {
@@ -423,9 +485,11 @@ impl Engine {
                     worker_control.stop_flag(),
                     &mut |progress| output.mate_progress(progress),
                 );
+                solver.set_node_limit(None);
                 if !worker_silenced.load(Ordering::Acquire) {
                     output.checkmate(&result);
                 }
+                worker_answered.store(true, Ordering::Release);
                 Tools {
                     searcher: None,
                     mate: Some(solver),
@@ -435,6 +499,7 @@ impl Engine {
         self.job = Some(Job {
             control,
             silenced,
+            answered,
             limits: Limits::default(),
             handle,
         });
@@ -512,11 +577,27 @@ impl Engine {
         self.take_back(job.handle);
     }
 
-    /// Takes the tools back from a worker that has already finished.
+    /// Takes the tools back from a worker that has finished, or has sent
+    /// its answer and is returning (so a `setoption` right after `bestmove`
+    /// applies at once).
     fn reap_finished(&mut self) {
-        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|j| j.handle.is_finished() || j.answered.load(Ordering::Acquire))
+        {
             let job = self.job.take().expect("checked above");
             self.take_back(job.handle);
+        }
+    }
+
+    /// Applies the `setoption`s that arrived during the search just ended.
+    fn apply_deferred_options(&mut self) {
+        for (name, value) in std::mem::take(&mut self.deferred_options) {
+            if let Err(e) = self.apply_option(&name, value.as_deref()) {
+                self.output
+                    .info_string(&format!("error: {e}; keeping the old value"));
+            }
         }
     }
 
@@ -535,6 +616,7 @@ impl Engine {
                 .output
                 .info_string("error: the search thread failed; tables will be rebuilt"),
         }
+        self.apply_deferred_options();
     }
 }
 

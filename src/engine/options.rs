@@ -61,6 +61,11 @@ pub struct EngineOptions {
     pub output_fail_lh_pv: bool,
     /// `SkillLevel` 0..=20 (20: full strength).
     pub skill_level: u8,
+    /// `ConsiderationMode`: output for analysis (検討) rather than play: no
+    /// fail-low/high lines, deepening goes on past a found mate, and the
+    /// final lines are printed again, with the last counts, when the
+    /// search ends.
+    pub consideration_mode: bool,
 }
 
 /// The `ResignValue` that never resigns a position with a legal move.
@@ -91,6 +96,7 @@ impl Default for EngineOptions {
             pv_interval_ms: 0,
             output_fail_lh_pv: true,
             skill_level: 20,
+            consideration_mode: false,
         }
     }
 }
@@ -188,6 +194,7 @@ impl EngineOptions {
             format!("option name PvInterval type spin default {} min 0 max 100000", d.pv_interval_ms),
             format!("option name OutputFailLHPV type check default {}", d.output_fail_lh_pv),
             format!("option name SkillLevel type spin default {} min 0 max 20", d.skill_level),
+            format!("option name ConsiderationMode type check default {}", d.consideration_mode),
             format!("option name USI_OwnBook type check default {}", d.own_book),
             format!("option name BookFile type string default {}", d.book_file),
             format!("option name BookMoves type spin default {} min 0 max 1000", d.book_moves),
@@ -205,17 +212,22 @@ impl EngineOptions {
 
     /// Applies `setoption name <name> value <value>`; names are matched
     /// without regard to case. On error nothing changes.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
-        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
-            let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
-            let v: i64 = text
-                .trim()
-                .parse()
-                .map_err(|_| format!("option {name}: '{}' is not a number", shorten(text)))?;
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, OptionError> {
+        let spin = |lo: i64, hi: i64| -> Result<i64, OptionError> {
+            let text = value.ok_or_else(|| OptionError::MissingValue(name.to_string()))?;
+            let v: i64 = text.trim().parse().map_err(|_| OptionError::NotANumber {
+                option: name.to_string(),
+                text: shorten(text),
+            })?;
             if (lo..=hi).contains(&v) {
                 Ok(v)
             } else {
-                Err(format!("option {name}: {v} is outside {lo}..={hi}"))
+                Err(OptionError::OutOfRange {
+                    option: name.to_string(),
+                    value: v,
+                    min: lo,
+                    max: hi,
+                })
             }
         };
         match name.to_ascii_lowercase().as_str() {
@@ -258,11 +270,11 @@ impl EngineOptions {
                     .ok_or_else(|| {
                         let names: Vec<&str> =
                             ENTERING_KING_RULES.iter().map(|(n, _)| *n).collect();
-                        format!(
-                            "option {name}: '{}' is not one of {}",
-                            shorten(text),
-                            names.join(", ")
-                        )
+                        OptionError::NotAChoice {
+                            option: name.to_string(),
+                            text: shorten(text),
+                            choices: names.join(", "),
+                        }
                     })?;
                 self.entering_king_rule = rule;
                 Ok(OptionEffect::None)
@@ -317,6 +329,10 @@ impl EngineOptions {
                 self.output_fail_lh_pv = parse_check(name, value)?;
                 Ok(OptionEffect::None)
             }
+            "considerationmode" => {
+                self.consideration_mode = parse_check(name, value)?;
+                Ok(OptionEffect::None)
+            }
             "usi_ownbook" => {
                 self.own_book = parse_check(name, value)?;
                 Ok(OptionEffect::None)
@@ -339,14 +355,15 @@ impl EngineOptions {
             }
             "usi_variant" => match value.map(str::trim) {
                 Some(v) if v.eq_ignore_ascii_case("shogi") => Ok(OptionEffect::None),
-                other => Err(format!(
-                    "option {name}: only 'shogi' is played, not '{}'",
-                    shorten(other.unwrap_or(""))
-                )),
+                other => Err(OptionError::NotAChoice {
+                    option: name.to_string(),
+                    text: shorten(other.unwrap_or("")),
+                    choices: "shogi".to_string(),
+                }),
             },
             // YaneuraOu-style GUIs send the button with a space.
             "clearhash" | "clear hash" => Ok(OptionEffect::ClearHash),
-            _ => Err(format!("no such option '{}'", shorten(name))),
+            _ => Err(OptionError::NoSuchOption(shorten(name))),
         }
     }
 }
@@ -354,22 +371,114 @@ impl EngineOptions {
 /// Refuses hash sizes that together (`total_mb`, both tables) would take
 /// more than three quarters of physical memory: zeroing such a table gets
 /// the engine killed by the system, losing the game, instead of an error.
-fn check_fits_in_memory(name: &str, total_mb: usize) -> Result<(), String> {
+fn check_fits_in_memory(name: &str, total_mb: usize) -> Result<(), OptionError> {
     match crate::large_table::physical_memory_mb() {
-        Some(memory) if total_mb as u64 > memory / 4 * 3 => Err(format!(
-            "option {name}: the hash tables would take {total_mb} MB of this machine's {memory} MB"
-        )),
+        Some(memory) if total_mb as u64 > memory / 4 * 3 => Err(OptionError::TooMuchMemory {
+            option: name.to_string(),
+            total_mb,
+            memory_mb: memory,
+        }),
         _ => Ok(()),
     }
 }
 
-fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
-        _ => Err(format!("option {name} must be true or false")),
+        _ => Err(OptionError::NotABool(name.to_string())),
     }
 }
+
+/// Why a `setoption` was refused (the option keeps its old value). The
+/// fields hold the option name as the GUI sent it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    NoSuchOption(String),
+    /// The option needs `value ...`.
+    MissingValue(String),
+    /// A spin option got something that is not a number.
+    NotANumber {
+        /// The option.
+        option: String,
+        /// What was sent (shortened).
+        text: String,
+    },
+    /// A spin option got a number outside its range.
+    OutOfRange {
+        /// The option.
+        option: String,
+        /// The number sent.
+        value: i64,
+        /// The least value allowed.
+        min: i64,
+        /// The greatest value allowed.
+        max: i64,
+    },
+    /// A check option got something other than `true` / `false`.
+    NotABool(String),
+    /// A combo option got a value it does not list.
+    NotAChoice {
+        /// The option.
+        option: String,
+        /// What was sent (shortened).
+        text: String,
+        /// The values it takes, comma-separated.
+        choices: String,
+    },
+    /// Both hash tables together would not fit in this machine's memory.
+    TooMuchMemory {
+        /// The option.
+        option: String,
+        /// Both tables together, MB.
+        total_mb: usize,
+        /// Physical memory, MB.
+        memory_mb: u64,
+    },
+    /// A file option (`EvalFile`, `BookFile`) could not be loaded.
+    File {
+        /// The option.
+        option: &'static str,
+        /// What went wrong, naming the file.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::NoSuchOption(name) => write!(f, "no such option '{name}'"),
+            OptionError::MissingValue(option) => write!(f, "option {option} needs a value"),
+            OptionError::NotANumber { option, text } => {
+                write!(f, "option {option}: '{text}' is not a number")
+            }
+            OptionError::OutOfRange {
+                option,
+                value,
+                min,
+                max,
+            } => write!(f, "option {option}: {value} is outside {min}..={max}"),
+            OptionError::NotABool(option) => write!(f, "option {option} must be true or false"),
+            OptionError::NotAChoice {
+                option,
+                text,
+                choices,
+            } => write!(f, "option {option}: '{text}' is not one of {choices}"),
+            OptionError::TooMuchMemory {
+                option,
+                total_mb,
+                memory_mb,
+            } => write!(
+                f,
+                "option {option}: the hash tables would take {total_mb} MB of this machine's {memory_mb} MB"
+            ),
+            OptionError::File { option, message } => write!(f, "{option} {message}"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 #[cfg(test)]
 mod tests {
@@ -430,7 +539,10 @@ mod tests {
         let too_big = (memory as usize).min(MAX_HASH_MB as usize);
         if too_big as u64 > memory / 4 * 3 {
             let err = o.set("USI_Hash", Some(&too_big.to_string())).unwrap_err();
-            assert!(err.contains("USI_Hash"), "{err}");
+            assert!(
+                matches!(err, OptionError::TooMuchMemory { ref option, .. } if option == "USI_Hash"),
+                "{err}"
+            );
             assert!(o.set("MateHash", Some(&too_big.to_string())).is_err());
         }
         assert!(check_fits_in_memory("USI_Hash", memory as usize).is_err());

@@ -68,6 +68,7 @@ const DEEPENING_LIMIT: i32 = 9;
 pub struct MateSolver {
     table: MateTable,
     nodes: u64,
+    node_limit: Option<u64>,
 }
 
 impl MateSolver {
@@ -76,6 +77,7 @@ impl MateSolver {
         MateSolver {
             table: MateTable::new(hash_mb),
             nodes: 0,
+            node_limit: None,
         }
     }
 
@@ -87,6 +89,12 @@ impl MateSolver {
     /// Forgets all stored results.
     pub fn clear(&mut self) {
         self.table.clear();
+    }
+
+    /// Caps the nodes of every later `solve` (`go mate nodes N`); `None`
+    /// lifts the cap. Past it a solve stops as if its deadline had passed.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit;
     }
 
     /// Nodes searched by the last `solve`.
@@ -124,6 +132,7 @@ impl MateSolver {
         let mut searcher = Searcher {
             table: &mut self.table,
             nodes: 0,
+            node_limit: self.node_limit,
             deadline,
             stop,
             aborted: false,

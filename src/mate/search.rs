@@ -148,6 +148,8 @@ struct Child {
 pub(crate) struct Searcher<'a> {
     pub(crate) table: &'a mut MateTable,
     pub(crate) nodes: u64,
+    /// `go mate nodes N`: abort once this many nodes are searched.
+    pub(crate) node_limit: Option<u64>,
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a AtomicBool,
     /// Set once the stop flag or the deadline fired; results are then partial.
@@ -181,6 +183,9 @@ impl Searcher<'_> {
         thdn: u32,
     ) -> Value {
         self.nodes += 1;
+        if self.node_limit.is_some_and(|n| self.nodes > n) {
+            self.aborted = true;
+        }
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             if self.should_abort() {
                 self.aborted = true;

@@ -57,6 +57,9 @@ pub struct SearchOptions {
     /// `SkillLevel` 0..=20: below 20 the search is shallower and the move
     /// is picked at random among the best few, the weaker the lower.
     pub skill_level: u8,
+    /// `ConsiderationMode`: deepen past a found mate, and report the final
+    /// lines again with the last counts when the search ends.
+    pub consideration_mode: bool,
 }
 
 impl Default for SearchOptions {
@@ -67,6 +70,7 @@ impl Default for SearchOptions {
             max_moves_to_draw: 0,
             draw_value: [0, 0],
             skill_level: FULL_SKILL,
+            consideration_mode: false,
         }
     }
 }
@@ -254,9 +258,13 @@ impl Searcher {
             entering_king_rule: options.entering_king_rule,
             draw: DrawRule::new(options, root.side_to_move()),
             network: self.network.clone(),
+            consideration: options.consideration_mode,
         };
         let results = smp::run_threads(root, &root_moves, &shared, &mut self.histories, reporter);
         let chosen = &results[smp::best_thread(&results, shared.multi_pv)];
+        if options.consideration_mode {
+            report_final_lines(chosen, &shared, reporter);
+        }
         let mut pick = 0;
         if weakened {
             let lines = chosen.root_moves.len().min(shared.multi_pv);
@@ -297,6 +305,36 @@ impl Searcher {
         from_pv
             .or_else(|| self.tt.probe(pos.key()).and_then(|h| h.mv))
             .filter(|&m| pos.is_legal(m))
+    }
+}
+
+/// `ConsiderationMode`: the chosen thread's lines once more, with the
+/// final node count and time, so an analysis GUI shows where the search
+/// ended and not where its last PV line happened to be printed.
+fn report_final_lines(chosen: &smp::ThreadResult, shared: &Shared, reporter: &dyn Reporter) {
+    if chosen.completed_depth < 1 {
+        return;
+    }
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    let ms = shared.control.elapsed().as_millis() as u64;
+    let depth = chosen.completed_depth as u32;
+    let lines = chosen.root_moves.len().min(shared.multi_pv);
+    for (i, rm) in chosen.root_moves[..lines].iter().enumerate() {
+        if rm.shown_score() <= -values::INFINITE {
+            continue;
+        }
+        reporter.info(&SearchInfo {
+            depth,
+            seldepth: (rm.seldepth as u32).max(depth),
+            time_ms: ms,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: shared.tt.hashfull(),
+            score: values::to_report(rm.shown_score()),
+            bound: Bound::Exact,
+            multipv: i + 1,
+            pv: rm.pv.clone(),
+        });
     }
 }
 

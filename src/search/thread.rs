@@ -30,6 +30,8 @@ pub(crate) struct Shared<'a> {
     pub draw: DrawRule,
     /// The NNUE network every thread evaluates with, if any.
     pub network: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// `ConsiderationMode`: deepen past a found mate.
+    pub consideration: bool,
 }
 
 /// What a draw scores and when a game becomes one by length.
@@ -304,7 +306,10 @@ impl<'a> Worker<'a> {
             }
             instability /= 2;
             // A found mate for us is final once searched a little deeper.
-            if best.score >= MATE_BOUND && depth >= 2 * (super::values::MATE - best.score) + 4 {
+            if best.score >= MATE_BOUND
+                && depth >= 2 * (super::values::MATE - best.score) + 4
+                && !self.shared.consideration
+            {
                 break;
             }
             // Stable best move: stop a little before the plan; one that

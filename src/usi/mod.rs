@@ -8,7 +8,7 @@
 pub mod parse;
 
 use crate::engine::options::EngineOptions;
-use crate::engine::{Engine, EngineOutput};
+use crate::engine::{Engine, EngineOutput, OptionApplied};
 use crate::mate::MateResult;
 use crate::search::{BestMove, Bound, Reporter, Score, SearchInfo};
 use crate::text::shorten;
@@ -51,14 +51,6 @@ impl<W: Write + Send> UsiWriter<W> {
             out: Mutex::new(out),
             pv: Mutex::new(PvFilter::default()),
         }
-    }
-
-    /// Prints PV lines at most every `interval_ms` (0: all) and, unless
-    /// `fail_bounds`, no aspiration fail-low/high lines.
-    pub fn set_pv_output(&self, interval_ms: u64, fail_bounds: bool) {
-        let mut pv = self.pv.lock().unwrap_or_else(|e| e.into_inner());
-        pv.interval_ms = interval_ms;
-        pv.hide_bounds = !fail_bounds;
     }
 
     /// Prints the PV line held back by `PvInterval`, if any.
@@ -115,6 +107,12 @@ impl<W: Write + Send> EngineOutput for UsiWriter<W> {
             pv.last_printed = None;
         }
         self.line(&format_best_move(best));
+    }
+
+    fn set_pv_output(&self, interval_ms: u64, fail_bounds: bool) {
+        let mut pv = self.pv.lock().unwrap_or_else(|e| e.into_inner());
+        pv.interval_ms = interval_ms;
+        pv.hide_bounds = !fail_bounds;
     }
 
     fn checkmate(&self, result: &MateResult) {
@@ -241,14 +239,14 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.out.line("readyok");
             }
             "setoption" => match parse_setoption(rest) {
-                Ok((name, value)) => {
-                    if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
-                        self.error(&format!("{e}; keeping the old value"));
-                    }
-                    let options = self.engine.options();
-                    self.out
-                        .set_pv_output(options.pv_interval_ms, options.output_fail_lh_pv);
-                }
+                Ok((name, value)) => match self.engine.set_option(&name, value.as_deref()) {
+                    Ok(OptionApplied::Now) => {}
+                    Ok(OptionApplied::AfterSearch) => self.out.info_string(&format!(
+                        "setoption {}: applies when the current search ends",
+                        shorten(&name)
+                    )),
+                    Err(e) => self.error(&format!("{e}; keeping the old value")),
+                },
                 Err(e) => self.error(&e),
             },
             "usinewgame" => self.engine.new_game(),
@@ -312,8 +310,8 @@ impl<W: Write + Send + 'static> Session<W> {
             return;
         }
         match go.mate {
-            Some(MateTime::Millis(ms)) => self.engine.go_mate(Some(ms)),
-            Some(MateTime::Infinite) => self.engine.go_mate(None),
+            Some(MateTime::Millis(ms)) => self.engine.go_mate(Some(ms), go.limits.nodes),
+            Some(MateTime::Infinite) => self.engine.go_mate(None, go.limits.nodes),
             None => self.engine.go(go.limits),
         }
     }

@@ -135,6 +135,9 @@ pub fn parse_go(tokens: &[&str], pos: &Position) -> GoCommand {
                 if value == Some("infinite") {
                     i += 1;
                     go.mate = Some(MateTime::Infinite);
+                } else if value.is_none_or(is_go_keyword) {
+                    // `go mate` alone, or `go mate nodes N`: no time limit.
+                    go.mate = Some(MateTime::Infinite);
                 } else {
                     go.mate = Some(number(&mut go).map_or(MateTime::Infinite, MateTime::Millis));
                 }
