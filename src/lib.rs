@@ -30,6 +30,7 @@ pub mod text;
 pub mod train;
 pub mod types;
 pub mod usi;
+pub mod util;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

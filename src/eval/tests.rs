@@ -4,12 +4,12 @@
 use super::features::{initial_weights, NUM_FEATURES};
 use super::psq::PsqScore;
 use super::tune::dataset::Sample;
-use super::tune::rng::SplitMix64;
 use super::tune::texel::{features_of, FeatureSet};
 use super::*;
 use crate::eval::bench::sample_positions;
 use crate::moves::Move;
 use crate::types::PieceType;
+use crate::util::rng::SplitMix64;
 
 /// Hand-picked positions: opening, castles, attacks on the king, drops in
 /// hand, promoted pieces and an entering king.

@@ -10,7 +10,6 @@
 //! - `gyoku tune init --out FILE`: writes the untuned starting weights.
 
 pub mod dataset;
-pub mod rng;
 pub mod selfplay;
 pub mod source;
 pub mod texel;

@@ -5,9 +5,9 @@
 //! weights, then Adam descends on all weights with shuffled mini-batches.
 
 use super::dataset::Sample;
-use super::rng::SplitMix64;
 use crate::eval::features::{extract, FeatureSink, NUM_FEATURES};
 use crate::position::Position;
+use crate::util::rng::SplitMix64;
 use rayon::prelude::*;
 
 /// Positions reduced to their sparse feature counts.
