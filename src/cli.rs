@@ -39,7 +39,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("perft-suite") => perft_suite_command(&args[1..], threads),
         Some("mate-suite") => crate::mate::suite::run(&args[1..]),
         Some("evalbench") => crate::eval::bench::run(&args[1..]),
-        Some("tune") => crate::eval::tune::run(&args[1..], threads),
+        Some("tune") => crate::tools::tune::run(&args[1..], threads),
         Some("nnue") => crate::train::run(&args[1..], threads),
         Some("makebook") => makebook_command(&args[1..]),
         Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),

@@ -27,6 +27,7 @@ pub mod search;
 #[cfg(windows)]
 mod sys_windows;
 pub mod text;
+pub mod tools;
 pub mod train;
 pub mod types;
 pub mod usi;

@@ -2,9 +2,9 @@
 //! sides (side to move first), its search score and its game result, kept
 //! in flat arrays so that millions fit and batches read them fast.
 
-use crate::eval::tune::dataset;
 use crate::nnue::features::{active_features, FeatureList, FeatureSet};
 use crate::position::Position;
+use crate::tools::tune::dataset;
 
 /// Positions ready for training.
 #[derive(Clone, Debug, Default)]

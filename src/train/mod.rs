@@ -23,8 +23,8 @@ pub mod export;
 pub mod model;
 pub mod trainer;
 
-use crate::eval::tune::{flag, parse_flags, Flags};
 use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
+use crate::tools::tune::{flag, parse_flags, Flags};
 use adam::{Adam, AdamConfig};
 use model::Model;
 use trainer::TrainConfig;

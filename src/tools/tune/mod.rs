@@ -251,3 +251,6 @@ fn write_weights(flags: &Flags, weights: &[i32], provenance: &str) -> Result<(),
     println!("weights written to {out}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

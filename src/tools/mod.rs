@@ -1,0 +1,8 @@
+//! Developer tools behind the `gyoku` subcommands: they use the engine's
+//! modules, and no engine module uses them (a test in `cli.rs` checks
+//! that only `cli.rs` reaches in here).
+//!
+//! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
+//!   evaluation's weights.
+
+pub mod tune;
