@@ -38,7 +38,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("perft") => perft_command(&args[1..], threads),
         Some("perft-suite") => perft_suite_command(&args[1..], threads),
         Some("mate-suite") => crate::mate::suite::run(&args[1..]),
-        Some("evalbench") => crate::eval::bench::run(&args[1..]),
+        Some("evalbench") => crate::tools::evalbench::run(&args[1..]),
         Some("tune") => crate::tools::tune::run(&args[1..], threads),
         Some("nnue") => crate::train::run(&args[1..], threads),
         Some("makebook") => makebook_command(&args[1..]),

@@ -11,7 +11,6 @@
 //! `src/tools/tune` (`gyoku tune gen` makes self-play data, `gyoku tune
 //! fit` fits the weights to game results).
 
-pub mod bench;
 pub mod features;
 pub(crate) mod psq;
 mod stack;

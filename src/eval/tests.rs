@@ -5,7 +5,6 @@
 use super::features::{initial_weights, NUM_FEATURES};
 use super::psq::PsqScore;
 use super::*;
-use crate::eval::bench::sample_positions;
 use crate::moves::Move;
 use crate::types::PieceType;
 use crate::util::rng::SplitMix64;
@@ -117,6 +116,27 @@ pub(crate) fn all_test_positions() -> Vec<Position> {
         .collect();
     positions.extend(sample_positions(300, 7));
     positions
+}
+
+/// Positions along seeded random games from the start, every seventh ply
+/// (the walk of `gyoku evalbench`, which the evaluation cannot import).
+fn sample_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::startpos();
+        for ply in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves[rng.below(moves.len())]);
+            if ply % 7 == 6 && out.len() < count {
+                out.push(Position::from_sfen(&pos.to_sfen()).expect("own sfen parses"));
+            }
+        }
+    }
+    out
 }
 
 #[test]

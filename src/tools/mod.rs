@@ -2,7 +2,9 @@
 //! modules, and no engine module uses them (a test in `cli.rs` checks
 //! that only `cli.rs` reaches in here).
 //!
+//! - [`evalbench`]: `gyoku evalbench`, nanoseconds per evaluation;
 //! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
 //!   evaluation's weights.
 
+pub mod evalbench;
 pub mod tune;

@@ -3,7 +3,7 @@
 //! (an [`EvalStack`] following random games, as the search uses it), for
 //! the linear evaluation and, with `--evalfile`, a network (both kernels).
 
-use super::{evaluate, EvalStack};
+use crate::eval::{evaluate, EvalStack};
 use crate::moves::Move;
 use crate::nnue::{Kernel, Network};
 use crate::position::Position;
