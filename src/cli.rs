@@ -37,7 +37,7 @@ pub fn run(args: &[String]) -> i32 {
         None => crate::usi::run(),
         Some("perft") => perft_command(&args[1..], threads),
         Some("perft-suite") => perft_suite_command(&args[1..], threads),
-        Some("mate-suite") => crate::mate::suite::run(&args[1..]),
+        Some("mate-suite") => crate::tools::mate_suite::run(&args[1..]),
         Some("evalbench") => crate::tools::evalbench::run(&args[1..]),
         Some("tune") => crate::tools::tune::run(&args[1..], threads),
         Some("nnue") => crate::train::run(&args[1..], threads),

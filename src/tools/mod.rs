@@ -3,8 +3,11 @@
 //! that only `cli.rs` reaches in here).
 //!
 //! - [`evalbench`]: `gyoku evalbench`, nanoseconds per evaluation;
+//! - [`mate_suite`]: `gyoku mate-suite`, the tsume solver against files of
+//!   problems with known answers;
 //! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
 //!   evaluation's weights.
 
 pub mod evalbench;
+pub mod mate_suite;
 pub mod tune;

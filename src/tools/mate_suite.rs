@@ -4,7 +4,7 @@
 //! Rows are `sfen<TAB>plies<TAB>source...`; `#` starts a comment line and
 //! plies `-` means the position has no mate.
 
-use super::{MateResult, MateSolver};
+use crate::mate::{is_valid_mate, tsume_position, MateResult, MateSolver};
 use crate::position::Position;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -125,7 +125,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut verdicts = Vec::new();
     let mut times = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
-        let pos = match super::tsume_position(&problem.sfen) {
+        let pos = match tsume_position(&problem.sfen) {
             Ok(p) => p,
             Err(e) => {
                 println!("SKIP #{:<4} bad sfen ({e}): {}", i + 1, problem.sfen);
@@ -178,21 +178,6 @@ fn judge(pos: &Position, known: Option<usize>, result: &MateResult) -> (Verdict,
             }
         }
     }
-}
-
-/// Whether `line` is legal, checks on every attacker move and ends in mate.
-pub fn is_valid_mate(pos: &Position, line: &[crate::moves::Move]) -> bool {
-    let mut pos = pos.clone();
-    if line.len().is_multiple_of(2) {
-        return false;
-    }
-    for (ply, &m) in line.iter().enumerate() {
-        if !pos.is_legal(m) || (ply.is_multiple_of(2) && !pos.gives_check(m)) {
-            return false;
-        }
-        pos.do_move(m);
-    }
-    pos.is_checkmate()
 }
 
 fn summarize(verdicts: &[Verdict], times: &mut [f64]) -> i32 {
