@@ -11,7 +11,6 @@ pub mod attacks;
 pub mod bitboard;
 pub mod book;
 pub mod cli;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod hand;

@@ -2,12 +2,15 @@
 //! modules, and no engine module uses them (a test in `cli.rs` checks
 //! that only `cli.rs` reaches in here).
 //!
+//! - [`datagen`]: `gyoku gensfen` and `gyoku gensfen-info`, NNUE training
+//!   records in YaneuraOu's packed format;
 //! - [`evalbench`]: `gyoku evalbench`, nanoseconds per evaluation;
 //! - [`mate_suite`]: `gyoku mate-suite`, the tsume solver against files of
 //!   problems with known answers;
 //! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
 //!   evaluation's weights.
 
+pub mod datagen;
 pub mod evalbench;
 pub mod mate_suite;
 pub mod tune;

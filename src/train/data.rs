@@ -118,14 +118,14 @@ pub fn read_text(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), 
     Ok((samples, skipped))
 }
 
-/// Reads gensfen's packed records (see [`crate::datagen`]). Keeps the
+/// Reads gensfen's packed records (see [`crate::tools::datagen`]). Keeps the
 /// positions a static evaluation is asked about: not in check, and whose
 /// best move is neither a capture nor a promotion; drops mate scores and
 /// records that do not validate. A new game starts wherever the move number
 /// does not grow, which numbers games for the validation split. Returns the
 /// samples and the number of records skipped.
 pub fn read_packed(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), String> {
-    use crate::datagen::packed::{PackedSfenValue, RECORD_BYTES};
+    use crate::tools::datagen::packed::{PackedSfenValue, RECORD_BYTES};
     let mut samples = Samples::default();
     let mut skipped = 0;
     let mut game = 0u32;

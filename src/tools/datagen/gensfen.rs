@@ -1,5 +1,5 @@
 //! Self-play training data in reproducible, resumable chunks (`gyoku
-//! gensfen`); see the module docs of [`crate::datagen`] for the command.
+//! gensfen`); see the module docs of [`crate::tools::datagen`] for the command.
 //!
 //! Each game starts from the start position; at `random_moves` distinct
 //! plies drawn from `1..=random_plies` a uniformly random legal move is
