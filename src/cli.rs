@@ -40,7 +40,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("mate-suite") => crate::tools::mate_suite::run(&args[1..]),
         Some("evalbench") => crate::tools::evalbench::run(&args[1..]),
         Some("tune") => crate::tools::tune::run(&args[1..], threads),
-        Some("nnue") => crate::train::run(&args[1..], threads),
+        Some("nnue") => crate::tools::train::run(&args[1..], threads),
         Some("makebook") => makebook_command(&args[1..]),
         Some("gensfen") => crate::tools::datagen::run_gensfen(&args[1..], threads),
         Some("gensfen-info") => crate::tools::datagen::info::run(&args[1..]),

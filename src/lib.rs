@@ -27,7 +27,6 @@ pub mod search;
 mod sys_windows;
 pub mod text;
 pub mod tools;
-pub mod train;
 pub mod types;
 pub mod usi;
 pub mod util;

@@ -7,10 +7,12 @@
 //! - [`evalbench`]: `gyoku evalbench`, nanoseconds per evaluation;
 //! - [`mate_suite`]: `gyoku mate-suite`, the tsume solver against files of
 //!   problems with known answers;
+//! - [`train`]: `gyoku nnue train|random|export`, the NNUE trainer;
 //! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
 //!   evaluation's weights.
 
 pub mod datagen;
 pub mod evalbench;
 pub mod mate_suite;
+pub mod train;
 pub mod tune;
