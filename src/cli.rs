@@ -189,7 +189,7 @@ fn bench_command(args: &[String]) -> i32 {
 }
 
 fn makebook_command(args: &[String]) -> i32 {
-    let mut config = crate::book::make::MakeConfig::default();
+    let mut config = crate::tools::makebook::MakeConfig::default();
     let mut out = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -218,7 +218,7 @@ fn makebook_command(args: &[String]) -> i32 {
         return 2;
     };
     let start = Instant::now();
-    let (book, order) = crate::book::make::make_book(&config, |done| {
+    let (book, order) = crate::tools::makebook::make_book(&config, |done| {
         if done % 50 == 0 {
             eprintln!("{done} positions, {:.0} s", start.elapsed().as_secs_f64());
         }

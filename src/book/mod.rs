@@ -16,8 +16,6 @@
 //! Loading never fails on a bad line: it is skipped and reported with its
 //! line number ([`BookError`]); the good entries are kept.
 
-pub mod make;
-
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::HashMap;

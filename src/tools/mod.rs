@@ -5,6 +5,8 @@
 //! - [`datagen`]: `gyoku gensfen` and `gyoku gensfen-info`, NNUE training
 //!   records in YaneuraOu's packed format;
 //! - [`evalbench`]: `gyoku evalbench`, nanoseconds per evaluation;
+//! - [`makebook`]: `gyoku makebook`, an opening book from our own search
+//!   (the engine's book reader stays in `crate::book`);
 //! - [`mate_suite`]: `gyoku mate-suite`, the tsume solver against files of
 //!   problems with known answers;
 //! - [`train`]: `gyoku nnue train|random|export`, the NNUE trainer;
@@ -13,6 +15,7 @@
 
 pub mod datagen;
 pub mod evalbench;
+pub mod makebook;
 pub mod mate_suite;
 pub mod train;
 pub mod tune;
