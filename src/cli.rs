@@ -147,7 +147,7 @@ fn perft_suite_command(args: &[String], threads: usize) -> i32 {
 }
 
 fn bench_command(args: &[String]) -> i32 {
-    let mut depth = crate::search::bench::DEFAULT_DEPTH;
+    let mut depth = crate::tools::bench::DEFAULT_DEPTH;
     let mut threads = 1;
     let mut hash_mb = 16;
     let mut network = None;
@@ -182,7 +182,7 @@ fn bench_command(args: &[String]) -> i32 {
     }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    match crate::search::bench::run(depth, threads, hash_mb, network, Some(&mut lock)) {
+    match crate::tools::bench::run(depth, threads, hash_mb, network, Some(&mut lock)) {
         Ok(_) => 0,
         Err(_) => 1,
     }

@@ -2,6 +2,8 @@
 //! modules, and no engine module uses them (a test in `cli.rs` checks
 //! that only `cli.rs` reaches in here).
 //!
+//! - [`bench`](mod@bench): `gyoku bench`, fixed-depth searches whose node count is
+//!   the search's signature;
 //! - [`datagen`]: `gyoku gensfen` and `gyoku gensfen-info`, NNUE training
 //!   records in YaneuraOu's packed format;
 //! - [`evalbench`]: `gyoku evalbench`, nanoseconds per evaluation;
@@ -13,6 +15,7 @@
 //! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
 //!   evaluation's weights.
 
+pub mod bench;
 pub mod datagen;
 pub mod evalbench;
 pub mod makebook;
