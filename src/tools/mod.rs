@@ -1,6 +1,6 @@
 //! Developer tools behind the `gyoku` subcommands: they use the engine's
-//! modules, and no engine module uses them (a test in `cli.rs` checks
-//! that only `cli.rs` reaches in here).
+//! modules, and no engine module uses them (`tests/layout.rs` checks that
+//! outside this folder only `cli.rs` reaches in here).
 //!
 //! - [`bench`](mod@bench): `gyoku bench`, fixed-depth searches whose node count is
 //!   the search's signature;
