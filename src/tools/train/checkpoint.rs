@@ -43,27 +43,65 @@ pub fn write(model: &Model, adam: &Adam, epochs_done: usize) -> Vec<u8> {
     out
 }
 
+/// Why a checkpoint could not be restored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// The file ends before the state does.
+    Truncated,
+    /// The file does not start with the checkpoint magic.
+    NotACheckpoint,
+    /// A format version this build cannot read (the version found).
+    Version(u32),
+    /// The model has another shape: (inputs, factor rows, L1) found and
+    /// expected.
+    Shape {
+        /// The checkpoint's shape.
+        found: [u32; 3],
+        /// The model's shape.
+        expected: [u32; 3],
+    },
+    /// Bytes after the end of the state.
+    TrailingBytes,
+}
+
+impl std::fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckpointError::Truncated => write!(f, "checkpoint is truncated"),
+            CheckpointError::NotACheckpoint => write!(f, "not a gyoku training checkpoint"),
+            CheckpointError::Version(_) => write!(f, "unsupported checkpoint version"),
+            CheckpointError::Shape { found, expected } => write!(
+                f,
+                "checkpoint shape {found:?} (inputs, factor rows, L1) differs from {expected:?}"
+            ),
+            CheckpointError::TrailingBytes => write!(f, "checkpoint has trailing bytes"),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize) -> Result<&[u8], CheckpointError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or("checkpoint is truncated")?;
+        let end = end.ok_or(CheckpointError::Truncated)?;
         let slice = &self.bytes[self.at..end];
         self.at = end;
         Ok(slice)
     }
 
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, CheckpointError> {
         Ok(u32::from_le_bytes(
             self.take(4)?.try_into().expect("4 bytes"),
         ))
     }
 
-    fn fill(&mut self, values: &mut [f32]) -> Result<(), String> {
+    fn fill(&mut self, values: &mut [f32]) -> Result<(), CheckpointError> {
         let bytes = self.take(values.len() * 4)?;
         for (v, b) in values.iter_mut().zip(bytes.chunks_exact(4)) {
             *v = f32::from_le_bytes(b.try_into().expect("4 bytes"));
@@ -74,20 +112,19 @@ impl Reader<'_> {
 
 /// Restores a run's state into `model` and `adam`, which must have been
 /// made with the same shape; returns the epochs done.
-pub fn read(bytes: &[u8], model: &mut Model, adam: &mut Adam) -> Result<usize, String> {
+pub fn read(bytes: &[u8], model: &mut Model, adam: &mut Adam) -> Result<usize, CheckpointError> {
     let mut r = Reader { bytes, at: 0 };
     if r.take(8)? != MAGIC {
-        return Err("not a gyoku training checkpoint".into());
+        return Err(CheckpointError::NotACheckpoint);
     }
-    if r.u32()? != VERSION {
-        return Err("unsupported checkpoint version".into());
+    let version = r.u32()?;
+    if version != VERSION {
+        return Err(CheckpointError::Version(version));
     }
-    let shape = [r.u32()?, r.u32()?, r.u32()?];
+    let found = [r.u32()?, r.u32()?, r.u32()?];
     let expected = [model.inputs, model.factor_rows, model.l1].map(|v| v as u32);
-    if shape != expected {
-        return Err(format!(
-            "checkpoint shape {shape:?} (inputs, factor rows, L1) differs from {expected:?}"
-        ));
+    if found != expected {
+        return Err(CheckpointError::Shape { found, expected });
     }
     let epochs = r.u32()? as usize;
     adam.steps = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
@@ -101,7 +138,60 @@ pub fn read(bytes: &[u8], model: &mut Model, adam: &mut Adam) -> Result<usize, S
         r.fill(moments)?;
     }
     if r.at != bytes.len() {
-        return Err("checkpoint has trailing bytes".into());
+        return Err(CheckpointError::TrailingBytes);
     }
     Ok(epochs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::train::adam::AdamConfig;
+
+    fn fresh(inputs: usize) -> (Model, Adam) {
+        let model = Model::new(inputs, 5, 32, 1);
+        let adam = Adam::new(&model, AdamConfig::default());
+        (model, adam)
+    }
+
+    #[test]
+    fn a_checkpoint_reads_back_and_damage_is_named() {
+        let (model, mut adam) = fresh(10);
+        adam.steps = 7;
+        let bytes = write(&model, &adam, 3);
+        let (mut m, mut a) = fresh(10);
+        assert_eq!(read(&bytes, &mut m, &mut a), Ok(3));
+        assert_eq!((a.steps, &m.factor_weights), (7, &model.factor_weights));
+
+        let error = |bytes: &[u8], inputs| {
+            let (mut m, mut a) = fresh(inputs);
+            read(bytes, &mut m, &mut a).unwrap_err()
+        };
+        let damaged = |at: usize, byte: u8| {
+            let mut b = bytes.clone();
+            b[at] = byte;
+            b
+        };
+        let longer = [&bytes[..], &[0]].concat();
+        let cases = [
+            (
+                error(&bytes[..bytes.len() - 1], 10),
+                "checkpoint is truncated",
+            ),
+            (
+                error(&damaged(0, b'X'), 10),
+                "not a gyoku training checkpoint",
+            ),
+            (error(&damaged(8, 9), 10), "unsupported checkpoint version"),
+            (
+                error(&bytes, 11),
+                "checkpoint shape [10, 5, 32] (inputs, factor rows, L1) differs from [11, 5, 32]",
+            ),
+            (error(&longer, 10), "checkpoint has trailing bytes"),
+        ];
+        for (e, text) in cases {
+            assert_eq!(e.to_string(), text);
+        }
+        assert_eq!(error(&damaged(8, 9), 10), CheckpointError::Version(9));
+    }
 }

@@ -142,7 +142,7 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     };
     let every: u32 = flag(flags, "validation-every", 10)?;
     let start = std::time::Instant::now();
-    let (samples, skipped) = data::read_any(&data, set)?;
+    let (samples, skipped) = data::read_any(&data, set).map_err(|e| e.to_string())?;
     let (train, valid) = samples.split_by_game(every);
     eprintln!(
         "{} training and {} validation positions ({skipped} lines skipped) in {:.1} s",
