@@ -37,13 +37,13 @@ pub fn run(args: &[String]) -> i32 {
         None => crate::usi::run(),
         Some("perft") => perft_command(&args[1..], threads),
         Some("perft-suite") => perft_suite_command(&args[1..], threads),
-        Some("mate-suite") => crate::mate::suite::run(&args[1..]),
-        Some("evalbench") => crate::eval::bench::run(&args[1..]),
-        Some("tune") => crate::eval::tune::run(&args[1..], threads),
-        Some("nnue") => crate::train::run(&args[1..], threads),
+        Some("mate-suite") => crate::tools::mate_suite::run(&args[1..]),
+        Some("evalbench") => crate::tools::evalbench::run(&args[1..]),
+        Some("tune") => crate::tools::tune::run(&args[1..], threads),
+        Some("nnue") => crate::tools::train::run(&args[1..], threads),
         Some("makebook") => makebook_command(&args[1..]),
-        Some("gensfen") => crate::datagen::run_gensfen(&args[1..], threads),
-        Some("gensfen-info") => crate::datagen::info::run(&args[1..]),
+        Some("gensfen") => crate::tools::datagen::run_gensfen(&args[1..], threads),
+        Some("gensfen-info") => crate::tools::datagen::info::run(&args[1..]),
         Some("convert") => crate::record::command::convert(&args[1..]),
         Some("analyse" | "analyze") => crate::record::command::analyse(&args[1..], threads),
         Some("-h" | "--help" | "help") => {
@@ -147,7 +147,7 @@ fn perft_suite_command(args: &[String], threads: usize) -> i32 {
 }
 
 fn bench_command(args: &[String]) -> i32 {
-    let mut depth = crate::search::bench::DEFAULT_DEPTH;
+    let mut depth = crate::tools::bench::DEFAULT_DEPTH;
     let mut threads = 1;
     let mut hash_mb = 16;
     let mut network = None;
@@ -182,14 +182,14 @@ fn bench_command(args: &[String]) -> i32 {
     }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    match crate::search::bench::run(depth, threads, hash_mb, network, Some(&mut lock)) {
+    match crate::tools::bench::run(depth, threads, hash_mb, network, Some(&mut lock)) {
         Ok(_) => 0,
         Err(_) => 1,
     }
 }
 
 fn makebook_command(args: &[String]) -> i32 {
-    let mut config = crate::book::make::MakeConfig::default();
+    let mut config = crate::tools::makebook::MakeConfig::default();
     let mut out = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -218,7 +218,7 @@ fn makebook_command(args: &[String]) -> i32 {
         return 2;
     };
     let start = Instant::now();
-    let (book, order) = crate::book::make::make_book(&config, |done| {
+    let (book, order) = crate::tools::makebook::make_book(&config, |done| {
         if done % 50 == 0 {
             eprintln!("{done} positions, {:.0} s", start.elapsed().as_secs_f64());
         }

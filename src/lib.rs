@@ -11,7 +11,6 @@ pub mod attacks;
 pub mod bitboard;
 pub mod book;
 pub mod cli;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod hand;
@@ -27,9 +26,10 @@ pub mod search;
 #[cfg(windows)]
 mod sys_windows;
 pub mod text;
-pub mod train;
+pub mod tools;
 pub mod types;
 pub mod usi;
+pub mod util;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

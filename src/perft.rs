@@ -109,9 +109,49 @@ pub struct SuiteEntry {
     pub nodes: u64,
 }
 
+/// A perft suite row that does not parse (lines are numbered from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SuiteError {
+    /// Fewer than three tab-separated fields.
+    MissingFields {
+        /// Line number.
+        line: usize,
+    },
+    /// The depth field is not a number.
+    BadDepth {
+        /// Line number.
+        line: usize,
+        /// The field as written.
+        text: String,
+    },
+    /// The node-count field is not a number.
+    BadNodes {
+        /// Line number.
+        line: usize,
+        /// The field as written.
+        text: String,
+    },
+}
+
+impl std::fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SuiteError::MissingFields { line } => {
+                write!(f, "line {line}: expected sfen<TAB>depth<TAB>nodes")
+            }
+            SuiteError::BadDepth { line, text } => write!(f, "line {line}: bad depth '{text}'"),
+            SuiteError::BadNodes { line, text } => {
+                write!(f, "line {line}: bad node count '{text}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
 /// Parses a perft suite: one `sfen<TAB>depth<TAB>nodes[<TAB>anything]`
 /// row per line; blank lines, `#` comments and a `sfen` header are skipped.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
@@ -119,17 +159,18 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
+        let number = i + 1;
         if fields.len() < 3 {
-            return Err(format!("line {}: expected sfen<TAB>depth<TAB>nodes", i + 1));
+            return Err(SuiteError::MissingFields { line: number });
         }
-        let depth = fields[1]
-            .trim()
-            .parse()
-            .map_err(|_| format!("line {}: bad depth '{}'", i + 1, fields[1]))?;
-        let nodes = fields[2]
-            .trim()
-            .parse()
-            .map_err(|_| format!("line {}: bad node count '{}'", i + 1, fields[2]))?;
+        let depth = fields[1].trim().parse().map_err(|_| SuiteError::BadDepth {
+            line: number,
+            text: fields[1].to_string(),
+        })?;
+        let nodes = fields[2].trim().parse().map_err(|_| SuiteError::BadNodes {
+            line: number,
+            text: fields[2].to_string(),
+        })?;
         entries.push(SuiteEntry {
             sfen: fields[0].trim().to_string(),
             depth,
@@ -159,5 +200,12 @@ mod tests {
         assert_eq!(entries.len(), 1);
         assert_eq!(entries[0].depth, 2);
         assert!(parse_suite("x\ty\t1").is_err());
+        let error = |text| parse_suite(text).unwrap_err().to_string();
+        assert_eq!(
+            error("# c\nx\t2"),
+            "line 2: expected sfen<TAB>depth<TAB>nodes"
+        );
+        assert_eq!(error("x\ty \t1"), "line 1: bad depth 'y '");
+        assert_eq!(error("x\t1\t-5"), "line 1: bad node count '-5'");
     }
 }

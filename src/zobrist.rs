@@ -1,19 +1,12 @@
 //! Zobrist keys: piece on square, count of each kind in hand, side to move.
 //!
-//! Keys come from a `const` xorshift generator, so they are the same in every
-//! build and need no initialisation. Bit 0 of every piece and hand key is
+//! Keys come from the `const` [`xorshift64`] generator, so they are the same
+//! in every build and need no initialisation. Bit 0 of every piece and hand key is
 //! clear and the side key is exactly 1, so `key & 1` tells the side to move.
 
 use crate::hand::MAX_IN_HAND;
 use crate::types::{Color, Piece, PieceType, Square};
-
-const fn next(state: u64) -> u64 {
-    let mut x = state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    x
-}
+use crate::util::rng::xorshift64;
 
 const fn piece_square_keys() -> [[u64; 81]; Piece::NUM] {
     let mut keys = [[0u64; 81]; Piece::NUM];
@@ -22,7 +15,7 @@ const fn piece_square_keys() -> [[u64; 81]; Piece::NUM] {
     while p < Piece::NUM {
         let mut s = 0;
         while s < 81 {
-            state = next(state);
+            state = xorshift64(state);
             keys[p][s] = state & !1;
             s += 1;
         }
@@ -40,7 +33,7 @@ const fn hand_keys() -> [[[u64; 19]; 8]; 2] {
         while k < 8 {
             let mut n = 1;
             while n <= MAX_IN_HAND[k] as usize {
-                state = next(state);
+                state = xorshift64(state);
                 keys[c][k][n] = state & !1;
                 n += 1;
             }

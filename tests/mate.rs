@@ -1,16 +1,17 @@
 //! Tsume suites: every short problem is solved at its known length with a
 //! legal, all-checks line ending in mate; no no-mate position gets a "mate".
 
-use gyoku::mate::{suite, tsume_position, MateResult, MateSolver};
+use gyoku::mate::{is_valid_mate, tsume_position, MateResult, MateSolver};
+use gyoku::tools::mate_suite::{parse_suite, Problem};
 use gyoku::types::Color;
 use gyoku::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-fn load(name: &str) -> Vec<suite::Problem> {
+fn load(name: &str) -> Vec<Problem> {
     let path = format!("{}/tests/data/tsume/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("suite file");
-    suite::parse_suite(&text).expect("suite parses")
+    parse_suite(&text).expect("suite parses")
 }
 
 #[test]
@@ -24,11 +25,7 @@ fn short_public_problems_are_solved_at_known_length() {
         let MateResult::Mate(line) = solver.solve(&pos, Some(deadline), &stop) else {
             panic!("#{}: no mate found for {}", i + 1, problem.sfen);
         };
-        assert!(
-            suite::is_valid_mate(&pos, &line),
-            "#{}: invalid line",
-            i + 1
-        );
+        assert!(is_valid_mate(&pos, &line), "#{}: invalid line", i + 1);
         assert_eq!(
             Some(line.len()),
             problem.plies,
@@ -80,7 +77,7 @@ fn interposition_followed_by_a_real_reply_counts() {
         let MateResult::Mate(line) = MateSolver::new(8).solve(&pos, Some(deadline), &stop) else {
             panic!("no mate found for {sfen}");
         };
-        assert!(suite::is_valid_mate(&pos, &line), "{sfen}");
+        assert!(is_valid_mate(&pos, &line), "{sfen}");
         assert_eq!(line.len(), 5, "{sfen}: {line:?}");
         assert_eq!(line[0].to_string(), first, "{sfen}");
     }
@@ -124,7 +121,7 @@ fn tiny_deadlines_are_kept_on_hard_problems() {
                     let result = solver.solve(&pos, Some(deadline), &stop);
                     let late = start.elapsed().saturating_sub(Duration::from_millis(ms));
                     if let MateResult::Mate(line) = result {
-                        assert!(suite::is_valid_mate(&pos, &line), "#{} {ms} ms", i + 1);
+                        assert!(is_valid_mate(&pos, &line), "#{} {ms} ms", i + 1);
                     }
                     over = over.min(late);
                     if over <= slack {
@@ -275,7 +272,7 @@ fn king_less_tsume_keeps_its_long_lines_open() {
         panic!("G*1b mates");
     };
     assert_eq!(line.len(), 1);
-    assert!(suite::is_valid_mate(&pos, &line));
+    assert!(is_valid_mate(&pos, &line));
     let on_rank_b: Vec<String> = king_placements(sfen)
         .into_iter()
         .filter(|s| s.split('/').nth(1) != Some("R8"))

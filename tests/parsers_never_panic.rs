@@ -2,20 +2,8 @@
 //! errors are fine, panics are not, and accepted SFENs and records must
 //! round-trip.
 
+use gyoku::util::rng::XorShift64;
 use gyoku::{Move, Position};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const SEEDS: &[&str] = &[
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -25,7 +13,7 @@ const SEEDS: &[&str] = &[
 ];
 const ALPHABET: &[u8] = b"0123456789/+-* abcdefghiklnprsgwKLNPRSGBb\t\r\n\xff";
 
-fn mutate(rng: &mut Rng, text: &str) -> Vec<u8> {
+fn mutate(rng: &mut XorShift64, text: &str) -> Vec<u8> {
     let mut bytes = text.as_bytes().to_vec();
     for _ in 0..1 + rng.below(4) {
         let pos = rng.below(bytes.len() + 1);
@@ -42,7 +30,7 @@ fn mutate(rng: &mut Rng, text: &str) -> Vec<u8> {
 
 #[test]
 fn mutated_sfens_never_panic_and_accepted_ones_round_trip() {
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = XorShift64::new(0x5EED_1234_ABCD_0001);
     let mut accepted = 0;
     for i in 0..100_000 {
         let bytes = mutate(&mut rng, SEEDS[i % SEEDS.len()]);
@@ -64,7 +52,7 @@ fn mutated_sfens_never_panic_and_accepted_ones_round_trip() {
 
 #[test]
 fn random_strings_never_panic() {
-    let mut rng = Rng(0xDEAD_BEEF_0000_0042);
+    let mut rng = XorShift64::new(0xDEAD_BEEF_0000_0042);
     let pos = Position::startpos();
     for _ in 0..100_000 {
         let len = rng.below(24);
@@ -154,7 +142,7 @@ const RECORD_ALPHABET: &[&str] = &[
     "00",
 ];
 
-fn mutate_text(rng: &mut Rng, text: &str) -> String {
+fn mutate_text(rng: &mut XorShift64, text: &str) -> String {
     let mut chars: Vec<String> = text.chars().map(String::from).collect();
     for _ in 0..1 + rng.below(4) {
         let pos = rng.below(chars.len() + 1);
@@ -190,7 +178,7 @@ fn mutated_records_never_panic_and_accepted_ones_round_trip() {
         }
     }
     let formats = [Format::Kif, Format::Ki2, Format::Csa, Format::Usi];
-    let mut rng = Rng(0x5EED_0034_0000_0001);
+    let mut rng = XorShift64::new(0x5EED_0034_0000_0001);
     let mut accepted = 0;
     for i in 0..3000 {
         let (seed, format) = &seeds[i % seeds.len()];
@@ -231,7 +219,7 @@ fn mutated_records_never_panic_and_accepted_ones_round_trip() {
 #[test]
 fn random_record_text_never_panics() {
     use gyoku::record::{self, Format};
-    let mut rng = Rng(0xC0FF_EE00_0000_0034);
+    let mut rng = XorShift64::new(0xC0FF_EE00_0000_0034);
     for _ in 0..20_000 {
         let len = rng.below(12);
         let text: String = (0..len)

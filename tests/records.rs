@@ -7,6 +7,7 @@
 
 use gyoku::record::{self, EndKind, FileFormat, Format, GameEnd, Record};
 use gyoku::search::{BestMove, Limits, SearchControl, SearchOptions, Searcher, SilentReporter};
+use gyoku::util::rng::XorShift64;
 use gyoku::{Move, Position};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,17 +127,7 @@ fn fixtures_round_trip_through_kif_and_ki2() {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-fn random_game(rng: &mut Rng, start: &str, plies: usize) -> Record {
+fn random_game(rng: &mut XorShift64, start: &str, plies: usize) -> Record {
     let pos = Position::from_sfen(start).unwrap();
     let mut p = pos.clone();
     let mut moves: Vec<Move> = Vec::new();
@@ -171,7 +162,7 @@ fn random_game(rng: &mut Rng, start: &str, plies: usize) -> Record {
 
 #[test]
 fn random_games_round_trip_from_every_handicap() {
-    let mut rng = Rng(0x0034_5EED_0000_0001);
+    let mut rng = XorShift64::new(0x0034_5EED_0000_0001);
     for (name, sfen) in record::handicap::HANDICAPS {
         for _ in 0..3 {
             let r = random_game(&mut rng, sfen, 150);
@@ -296,7 +287,7 @@ fn convert_reports_bad_records_by_line() {
 
 #[test]
 fn analyse_annotates_every_move_and_summarises() {
-    let mut rng = Rng(77);
+    let mut rng = XorShift64::new(77);
     let r = random_game(&mut rng, gyoku::START_SFEN, 12);
     let input = scratch("short.csa");
     std::fs::write(&input, record::write_str(&r, Format::Csa).unwrap()).unwrap();

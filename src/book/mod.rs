@@ -16,10 +16,9 @@
 //! Loading never fails on a bad line: it is skipped and reported with its
 //! line number ([`BookError`]); the good entries are kept.
 
-pub mod make;
-
+use crate::movegen::UsiMoveError;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, SfenError};
 use std::collections::HashMap;
 
 /// The book built into the binary (`BookFile` `<internal>`), made by
@@ -50,16 +49,58 @@ pub struct BookError {
     /// 1-based line number.
     pub line: usize,
     /// What is wrong with it.
-    pub message: String,
+    pub reason: BookLineError,
 }
 
 impl std::fmt::Display for BookError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        write!(f, "line {}: {}", self.line, self.reason)
     }
 }
 
 impl std::error::Error for BookError {}
+
+/// What is wrong with a line of a book file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookLineError {
+    /// The first line is not the [`HEADER`].
+    Header,
+    /// A `sfen` line whose position does not parse.
+    BadSfen(SfenError),
+    /// A move line before any valid `sfen` line.
+    MoveBeforeSfen,
+    /// The book move is not a legal USI move in the position.
+    BookMove(UsiMoveError),
+    /// The ponder move is not a legal USI move after the book move.
+    PonderMove(UsiMoveError),
+    /// The value, depth or count field is not a number.
+    NotANumber {
+        /// Which field: `value`, `depth` or `count`.
+        field: &'static str,
+        /// The field (at most 60 characters of it, as quoted).
+        text: String,
+    },
+    /// More fields than the five of a move line (how many).
+    TooManyFields(usize),
+}
+
+impl std::fmt::Display for BookLineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BookLineError::Header => write!(f, "expected the header '{HEADER}'"),
+            BookLineError::BadSfen(e) => write!(f, "bad sfen: {e}"),
+            BookLineError::MoveBeforeSfen => write!(f, "a move line before any valid sfen line"),
+            BookLineError::BookMove(e) => write!(f, "book move: {e}"),
+            BookLineError::PonderMove(e) => write!(f, "ponder move: {e}"),
+            BookLineError::NotANumber { field, text } => {
+                write!(f, "{field} '{text}' is not a number")
+            }
+            BookLineError::TooManyFields(n) => write!(f, "{n} fields, expected at most 5"),
+        }
+    }
+}
+
+impl std::error::Error for BookLineError {}
 
 /// How a move is chosen among a position's book moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -92,12 +133,13 @@ impl Book {
         let mut book = Book::default();
         let mut errors = Vec::new();
         let mut current: Option<Position> = None;
-        let mut error = |line: usize, message: String| errors.push(BookError { line, message });
+        let mut error =
+            |line: usize, reason: BookLineError| errors.push(BookError { line, reason });
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.trim();
             if n == 1 && !line.starts_with("#YANEURAOU-DB2016") {
-                error(n, format!("expected the header '{HEADER}'"));
+                error(n, BookLineError::Header);
             }
             if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
                 continue;
@@ -106,14 +148,14 @@ impl Book {
                 current = match Position::from_sfen(sfen.trim()) {
                     Ok(pos) => Some(pos),
                     Err(e) => {
-                        error(n, format!("bad sfen: {e}"));
+                        error(n, BookLineError::BadSfen(e));
                         None
                     }
                 };
                 continue;
             }
             let Some(pos) = &current else {
-                error(n, "a move line before any valid sfen line".to_string());
+                error(n, BookLineError::MoveBeforeSfen);
                 continue;
             };
             match parse_move_line(pos, line) {
@@ -123,7 +165,7 @@ impl Book {
                         moves.push(entry);
                     }
                 }
-                Err(message) => error(n, message),
+                Err(reason) => error(n, reason),
             }
         }
         (book, errors)
@@ -191,35 +233,31 @@ impl Book {
 }
 
 /// `move ponder value depth count` after the position `pos`.
-fn parse_move_line(pos: &Position, line: &str) -> Result<BookMove, String> {
+fn parse_move_line(pos: &Position, line: &str) -> Result<BookMove, BookLineError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let text = fields[0];
-    let mv = pos
-        .parse_usi_move(text)
-        .map_err(|e| format!("book move: {e}"))?;
+    let mv = pos.parse_usi_move(text).map_err(BookLineError::BookMove)?;
     let ponder = match fields.get(1) {
         None | Some(&"none") | Some(&"(none)") => None,
         Some(p) => {
             let mut after = pos.clone();
             after.do_move(mv);
-            Some(
-                after
-                    .parse_usi_move(p)
-                    .map_err(|e| format!("ponder move: {e}"))?,
-            )
+            Some(after.parse_usi_move(p).map_err(BookLineError::PonderMove)?)
         }
     };
-    let number = |i: usize, what: &str| -> Result<i64, String> {
+    let number = |i: usize, field: &'static str| -> Result<i64, BookLineError> {
         fields.get(i).map_or(Ok(0), |t| {
-            t.parse::<i64>()
-                .map_err(|_| format!("{what} '{}' is not a number", crate::text::shorten(t)))
+            t.parse::<i64>().map_err(|_| BookLineError::NotANumber {
+                field,
+                text: crate::text::shorten(t),
+            })
         })
     };
     let value = number(2, "value")?.clamp(-30_000, 30_000) as i32;
     let depth = number(3, "depth")?.clamp(-1000, 1000) as i32;
     let count = number(4, "count")?.max(0) as u64;
     if fields.len() > 5 {
-        return Err(format!("{} fields, expected at most 5", fields.len()));
+        return Err(BookLineError::TooManyFields(fields.len()));
     }
     Ok(BookMove {
         mv,
@@ -313,8 +351,31 @@ sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
         let (book, errors) = Book::parse(text);
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![2, 3, 4, 6, 7, 8, 9], "{errors:?}");
-        assert!(errors[1].message.contains("bad sfen"), "{}", errors[1]);
+        assert!(
+            matches!(errors[1].reason, BookLineError::BadSfen(_)),
+            "{}",
+            errors[1]
+        );
         assert!(errors[3].to_string().starts_with("line 6: book move"));
+        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "line 2: a move line before any valid sfen line".to_string(),
+                format!(
+                    "line 3: bad sfen: {}",
+                    Position::from_sfen("not a position").unwrap_err()
+                ),
+                "line 4: a move line before any valid sfen line".to_string(),
+                format!(
+                    "line 6: book move: illegal move 7g7e in {}",
+                    crate::position::START_SFEN
+                ),
+                "line 7: ponder move: '3c3c' is not a USI move".to_string(),
+                "line 8: value 'x' is not a number".to_string(),
+                "line 9: 6 fields, expected at most 5".to_string(),
+            ]
+        );
         assert_eq!(book.moves(&Position::startpos()).len(), 1);
         let (_, errors) = Book::parse("sfen x\n");
         assert_eq!(errors[0].line, 1);

@@ -8,14 +8,12 @@
 //!
 //! The evaluation is a weighted sum of features (see [`features`]): the
 //! weights live in [`weights`], a file written by the Texel tuner in
-//! [`tune`] (`gyoku tune gen` makes self-play data, `gyoku tune fit` fits
-//! the weights to game results).
+//! `src/tools/tune` (`gyoku tune gen` makes self-play data, `gyoku tune
+//! fit` fits the weights to game results).
 
-pub mod bench;
 pub mod features;
 pub(crate) mod psq;
 mod stack;
-pub mod tune;
 pub mod weights;
 
 pub use features::{extract, FeatureSink, NUM_FEATURES};
@@ -95,4 +93,4 @@ pub fn evaluate_with(pos: &Position, weights: &[i16; NUM_FEATURES]) -> i32 {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

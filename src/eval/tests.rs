@@ -1,19 +1,17 @@
-//! Tests of the evaluation: symmetry, material sanity, the linear form,
-//! and the tuner's gradient.
+//! Tests of the evaluation: symmetry, material sanity, and the incremental
+//! piece-square sums. The tuner's own tests (src/tools/tune/tests.rs)
+//! check it against the evaluation on [`POSITIONS`] too.
 
 use super::features::{initial_weights, NUM_FEATURES};
 use super::psq::PsqScore;
-use super::tune::dataset::Sample;
-use super::tune::rng::SplitMix64;
-use super::tune::texel::{features_of, FeatureSet};
 use super::*;
-use crate::eval::bench::sample_positions;
 use crate::moves::Move;
 use crate::types::PieceType;
+use crate::util::rng::SplitMix64;
 
 /// Hand-picked positions: opening, castles, attacks on the king, drops in
 /// hand, promoted pieces and an entering king.
-const POSITIONS: [&str; 8] = [
+pub(crate) const POSITIONS: [&str; 8] = [
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
     "lns2gsnl/1r2g1kb1/1ppp1ppp1/4p3p/p8/2P1P3P/PP1P1PPP1/1BS1GSKR1/LN1G3NL w - 16",
     "ln1g1gsnl/1rs2k1b1/1ppp1ppp1/p3p3p/9/2P5P/PP1PPPPP1/1BG2G1R1/LNS1K1SNL w - 12",
@@ -111,13 +109,34 @@ fn swap_case(text: impl AsRef<str>) -> String {
         .collect()
 }
 
-fn all_test_positions() -> Vec<Position> {
+pub(crate) fn all_test_positions() -> Vec<Position> {
     let mut positions: Vec<Position> = POSITIONS
         .iter()
         .map(|s| Position::from_sfen(s).expect("test sfen"))
         .collect();
     positions.extend(sample_positions(300, 7));
     positions
+}
+
+/// Positions along seeded random games from the start, every seventh ply
+/// (the walk of `gyoku evalbench`, which the evaluation cannot import).
+fn sample_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::startpos();
+        for ply in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves[rng.below(moves.len())]);
+            if ply % 7 == 6 && out.len() < count {
+                out.push(Position::from_sfen(&pos.to_sfen()).expect("own sfen parses"));
+            }
+        }
+    }
+    out
 }
 
 #[test]
@@ -197,102 +216,12 @@ fn being_up_a_rook_is_good_for_that_side() {
     assert!(evaluate(&pos) > 1000);
 }
 
-#[test]
-fn evaluate_is_the_weighted_sum_of_features() {
-    for pos in all_test_positions() {
-        let sum: i32 = features_of(&pos)
-            .iter()
-            .map(|&(i, c)| i32::from(weights::WEIGHTS[i as usize]) * i32::from(c))
-            .sum();
-        assert_eq!(evaluate(&pos), sum.clamp(-EVAL_LIMIT, EVAL_LIMIT));
-        assert!(features_of(&pos)
-            .iter()
-            .all(|&(i, _)| (i as usize) < NUM_FEATURES));
-    }
-}
-
 fn initial_as_i16() -> [i16; NUM_FEATURES] {
     let mut out = [0i16; NUM_FEATURES];
     for (o, w) in out.iter_mut().zip(initial_weights()) {
         *o = w as i16;
     }
     out
-}
-
-#[test]
-fn tuner_gradient_matches_numerical_derivative() {
-    let samples: Vec<Sample> = POSITIONS
-        .iter()
-        .enumerate()
-        .map(|(i, s)| Sample {
-            game: i as u32,
-            result: [0.0, 0.5, 1.0][i % 3],
-            score: None,
-            sfen: s.to_string(),
-        })
-        .collect();
-    let set = FeatureSet::new(&samples).unwrap();
-    let prior: Vec<f64> = initial_weights().iter().map(|&w| f64::from(w)).collect();
-    // Move away from the prior so the L2 term has a gradient too.
-    let weights: Vec<f64> = prior
-        .iter()
-        .enumerate()
-        .map(|(i, w)| w + ((i * 37) % 11) as f64 - 5.0)
-        .collect();
-    let batch: Vec<usize> = (0..set.len()).collect();
-    let (k, l2) = (0.002, 1e-6);
-    let mut grad = vec![0.0; NUM_FEATURES];
-    set.loss_and_gradient(&batch, &weights, &prior, k, l2, &mut grad);
-    let touched: Vec<usize> = (0..NUM_FEATURES)
-        .filter(|&i| grad[i].abs() > 1e-9)
-        .collect();
-    assert!(touched.len() > 50);
-    for &i in touched.iter().step_by(7) {
-        let h = 1e-3;
-        let loss_at = |delta: f64| {
-            let mut w = weights.clone();
-            w[i] += delta;
-            let mut scratch = vec![0.0; NUM_FEATURES];
-            set.loss_and_gradient(&batch, &w, &prior, k, l2, &mut scratch)
-        };
-        let numerical = (loss_at(h) - loss_at(-h)) / (2.0 * h);
-        let tolerance = 1e-6 * grad[i].abs().max(1e-6) + 1e-9;
-        assert!(
-            (numerical - grad[i]).abs() <= tolerance.max(1e-3 * grad[i].abs()),
-            "feature {i} ({}): analytic {} numerical {numerical}",
-            features::feature_name(i),
-            grad[i]
-        );
-    }
-}
-
-#[test]
-fn hand_pieces_have_diminishing_buckets() {
-    let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 10P 1").unwrap();
-    let pawn_buckets: i32 = features_of(&pos)
-        .iter()
-        .filter(|&&(i, _)| {
-            (features::layout::HAND..features::layout::HAND + 8).contains(&(i as usize))
-        })
-        .map(|&(_, c)| i32::from(c))
-        .sum();
-    assert_eq!(pawn_buckets, 10, "each of the ten pawns counts once");
-}
-
-#[test]
-fn weights_source_round_trips_the_layout() {
-    let text = tune::source::weights_source(&initial_weights(), "test");
-    let numbers = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//") && l.trim_end().ends_with(','))
-        .flat_map(|l| {
-            l.split(',')
-                .filter(|t| !t.trim().is_empty())
-                .map(|t| t.trim().to_string())
-        })
-        .filter_map(|t| t.parse::<i32>().ok())
-        .count();
-    assert_eq!(numbers, NUM_FEATURES);
 }
 
 /// Random weights small enough that no evaluation reaches the clamp, with

@@ -17,7 +17,6 @@
 mod pv;
 mod search;
 mod setup;
-pub mod suite;
 mod tt;
 
 #[cfg(test)]
@@ -30,7 +29,6 @@ use crate::position::Position;
 use search::{Node, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use suite::is_valid_mate;
 use tt::{MateTable, INFINITE, UNLIMITED};
 
 /// The outcome of a mate search.
@@ -206,4 +204,19 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
         Some(line) if is_valid_mate(pos, &line) => MateResult::Mate(line),
         _ => MateResult::Timeout,
     }
+}
+
+/// Whether `line` is legal, checks on every attacker move and ends in mate.
+pub fn is_valid_mate(pos: &Position, line: &[Move]) -> bool {
+    let mut pos = pos.clone();
+    if line.len().is_multiple_of(2) {
+        return false;
+    }
+    for (ply, &m) in line.iter().enumerate() {
+        if !pos.is_legal(m) || (ply.is_multiple_of(2) && !pos.gives_check(m)) {
+            return false;
+        }
+        pos.do_move(m);
+    }
+    pos.is_checkmate()
 }

@@ -17,6 +17,32 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
 
+/// Why [`Position::parse_usi_move`] refused a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UsiMoveError {
+    /// The text is not a move in USI notation (kept at most 60 characters
+    /// long, as quoted in the message).
+    NotAMove(String),
+    /// A well-formed move that is not legal in the position.
+    Illegal {
+        /// The move.
+        mv: Move,
+        /// The position, as SFEN.
+        sfen: String,
+    },
+}
+
+impl std::fmt::Display for UsiMoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UsiMoveError::NotAMove(text) => write!(f, "'{text}' is not a USI move"),
+            UsiMoveError::Illegal { mv, sfen } => write!(f, "illegal move {mv} in {sfen}"),
+        }
+    }
+}
+
+impl std::error::Error for UsiMoveError {}
+
 /// Squares where `color` may never drop or leave an unpromoted `kind`.
 #[inline]
 fn dead_squares(color: Color, kind: PieceType) -> Bitboard {
@@ -324,13 +350,16 @@ impl Position {
     }
 
     /// Parses a USI move and checks that it is legal here.
-    pub fn parse_usi_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_usi_move(&self, text: &str) -> Result<Move, UsiMoveError> {
         let m = Move::from_usi(text)
-            .ok_or_else(|| format!("'{}' is not a USI move", crate::text::shorten(text)))?;
+            .ok_or_else(|| UsiMoveError::NotAMove(crate::text::shorten(text)))?;
         if self.is_legal(m) {
             Ok(m)
         } else {
-            Err(format!("illegal move {m} in {}", self.to_sfen()))
+            Err(UsiMoveError::Illegal {
+                mv: m,
+                sfen: self.to_sfen(),
+            })
         }
     }
 
@@ -423,6 +452,27 @@ mod tests {
         // Both kings missing is still an error, as is a king-less plain SFEN.
         assert!(Position::from_tsume_sfen("9/9/9/9/9/9/9/9/9 b G 1").is_err());
         assert!(Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1").is_err());
+    }
+
+    #[test]
+    fn usi_move_errors_say_what_is_wrong() {
+        let p = Position::startpos();
+        assert_eq!(
+            p.parse_usi_move("7g7f"),
+            Ok(Move::from_usi("7g7f").unwrap())
+        );
+        let bad = p.parse_usi_move("7g7").unwrap_err();
+        assert_eq!(bad, UsiMoveError::NotAMove("7g7".to_string()));
+        assert_eq!(bad.to_string(), "'7g7' is not a USI move");
+        let long = "x".repeat(100);
+        assert_eq!(
+            p.parse_usi_move(&long).unwrap_err().to_string(),
+            format!("'{}...' is not a USI move", "x".repeat(60))
+        );
+        assert_eq!(
+            p.parse_usi_move("7g7e").unwrap_err().to_string(),
+            format!("illegal move 7g7e in {}", crate::position::START_SFEN)
+        );
     }
 
     #[test]

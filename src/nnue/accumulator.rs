@@ -175,16 +175,7 @@ mod tests {
     use crate::nnue::features::FeatureSet;
     use crate::types::PieceType;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
+    use crate::util::rng::XorShift64;
 
     fn kernels() -> Vec<Kernel> {
         [Some(Kernel::SCALAR), Kernel::avx2()]
@@ -232,7 +223,13 @@ mod tests {
     /// Plays a random game, evaluating at some plies (so the lazy walk
     /// back spans several moves) and checking against a refresh; then
     /// undoes it all, checking again on the way up.
-    fn random_game(net: &Network, kernel: Kernel, rng: &mut Rng, plies: usize, seen: &mut Seen) {
+    fn random_game(
+        net: &Network,
+        kernel: Kernel,
+        rng: &mut XorShift64,
+        plies: usize,
+        seen: &mut Seen,
+    ) {
         let mut pos = Position::startpos();
         let mut stack = AccumulatorStack::with_kernel(kernel);
         stack.reset(&pos, net);
@@ -283,7 +280,7 @@ mod tests {
         for (set, seed) in [(FeatureSet::HalfKpMirror, 5), (FeatureSet::HalfKp, 6)] {
             let net = Network::random(seed, set, 64);
             for kernel in kernels() {
-                let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed);
+                let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15 ^ seed);
                 let mut seen = Seen::default();
                 for _ in 0..6 {
                     random_game(&net, kernel, &mut rng, 250, &mut seen);
@@ -304,7 +301,7 @@ mod tests {
     #[test]
     fn deep_paths_grow_instead_of_failing() {
         let net = Network::random(9, FeatureSet::HalfKpMirror, 32);
-        let mut rng = Rng(77);
+        let mut rng = XorShift64::new(77);
         let mut seen = Seen::default();
         random_game(
             &net,

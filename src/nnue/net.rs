@@ -201,13 +201,13 @@ impl Network {
     pub fn random(seed: u64, set: FeatureSet, l1: usize) -> Network {
         let mut net = Network::zeroed(set, l1)
             .unwrap_or_else(|| panic!("L1 {l1} is not a multiple of 32 in 32..=512"));
-        let mut rng = SplitMix(seed);
+        let mut rng = crate::util::rng::SplitMix64::new(seed);
         // About 38 features per side: +-24 keeps sums near the 0..127 range.
         net.ft_weights.fill_with(|| rng.below(49) as i16 - 24);
         net.ft_biases.fill_with(|| rng.below(97) as i16 - 32);
         for layer in [&mut net.hidden1, &mut net.hidden2] {
             // Weights shrink with fan-in so sums >> 6 land in 0..127.
-            let range = (160.0 / (layer.inputs as f64).sqrt()).max(1.0) as u64;
+            let range = (160.0 / (layer.inputs as f64).sqrt()).max(1.0) as usize;
             layer
                 .weights
                 .fill_with(|| (rng.below(2 * range + 1) as i64 - range as i64) as i8);
@@ -283,24 +283,6 @@ impl Network {
         self.refresh(pos, side, kernel, &mut us);
         self.refresh(pos, side.flip(), kernel, &mut them);
         self.propagate(kernel, &us, &them)
-    }
-}
-
-/// SplitMix64: a tiny seeded generator for [`Network::random`].
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform-enough in 0..n for test weights.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
 }
 

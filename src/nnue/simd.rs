@@ -244,17 +244,7 @@ mod avx2 {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator for test data.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::util::rng::XorShift64;
 
     /// Lengths around the register widths, to cover the scalar tails too.
     const LENGTHS: [usize; 9] = [0, 1, 15, 16, 17, 31, 32, 64, 1024 + 7];
@@ -292,11 +282,11 @@ mod tests {
     #[test]
     fn avx2_rows_equal_scalar_rows() {
         let Some(avx2) = avx2_or_skip() else { return };
-        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        let mut rng = XorShift64::new(0x1234_5678_9ABC_DEF1);
         for &n in &LENGTHS {
             for _ in 0..20 {
-                let start: Vec<i16> = (0..n).map(|_| rng.next() as i16).collect();
-                let row: Vec<i16> = (0..n).map(|_| rng.next() as i16).collect();
+                let start: Vec<i16> = (0..n).map(|_| rng.next_u64() as i16).collect();
+                let row: Vec<i16> = (0..n).map(|_| rng.next_u64() as i16).collect();
                 let (mut a, mut b) = (start.clone(), start.clone());
                 Kernel::SCALAR.add_row(&mut a, &row);
                 avx2.add_row(&mut b, &row);
@@ -312,14 +302,14 @@ mod tests {
     #[test]
     fn avx2_clipped_relu_equals_scalar() {
         let Some(avx2) = avx2_or_skip() else { return };
-        let mut rng = Rng(0x0F0F_1234_ABCD_0001);
+        let mut rng = XorShift64::new(0x0F0F_1234_ABCD_0001);
         for &n in &LENGTHS {
             for round in 0..20 {
                 // Half the rounds near the clamp edges, half anywhere.
                 let input: Vec<i16> = (0..n)
                     .map(|_| match round % 2 {
-                        0 => (rng.next() % 400) as i16 - 150,
-                        _ => rng.next() as i16,
+                        0 => (rng.next_u64() % 400) as i16 - 150,
+                        _ => rng.next_u64() as i16,
                     })
                     .collect();
                 let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
@@ -333,17 +323,17 @@ mod tests {
     #[test]
     fn avx2_dot_equals_scalar() {
         let Some(avx2) = avx2_or_skip() else { return };
-        let mut rng = Rng(0xDEAD_BEEF_0000_0042);
+        let mut rng = XorShift64::new(0xDEAD_BEEF_0000_0042);
         for &n in &LENGTHS {
             for round in 0..20 {
-                let x: Vec<u8> = (0..n).map(|_| (rng.next() % 128) as u8).collect();
+                let x: Vec<u8> = (0..n).map(|_| (rng.next_u64() % 128) as u8).collect();
                 // Also the extreme weights, where pairs come closest to
                 // saturating the i16 intermediate.
                 let w: Vec<i8> = (0..n)
                     .map(|_| match round % 3 {
                         0 => i8::MIN,
                         1 => i8::MAX,
-                        _ => rng.next() as i8,
+                        _ => rng.next_u64() as i8,
                     })
                     .collect();
                 assert_eq!(Kernel::SCALAR.dot(&x, &w), avx2.dot(&x, &w), "n = {n}");

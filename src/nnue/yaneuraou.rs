@@ -308,7 +308,8 @@ mod tests {
     /// Positions along a seeded random game: both sides to move, captures
     /// and so pieces in hand.
     fn random_game(seed: u64, plies: usize) -> Vec<Position> {
-        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rng =
+            crate::util::rng::XorShift64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut pos = Position::startpos();
         let mut out = vec![pos.clone()];
         for _ in 0..plies {
@@ -316,10 +317,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            pos.do_move(moves[(rng % moves.len() as u64) as usize]);
+            pos.do_move(moves[rng.below(moves.len())]);
             out.push(pos.clone());
         }
         out

@@ -153,13 +153,7 @@ mod tests {
     /// `before` plus its `after` are exactly the spots after it.
     #[test]
     fn changes_turn_the_old_spots_into_the_new() {
-        let mut rng = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut rng = crate::util::rng::XorShift64::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..40 {
             let mut pos = Position::startpos();
             assert_eq!(pos.dirty_piece(), None);
@@ -168,7 +162,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m: Move = moves[(next() % moves.len() as u64) as usize];
+                let m: Move = moves[rng.below(moves.len())];
                 let before: HashSet<PieceSpot> = pos.piece_spots().into_iter().collect();
                 pos.do_move(m);
                 let dirty = pos.dirty_piece().expect("a move was played");

@@ -379,16 +379,6 @@ fn kanji_numbers_round_trip() {
     assert_eq!(parse_kanji_number("十九十"), None);
 }
 
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Every legal move of every position of random games (from the start and
 /// from positions crowded with identical pieces) gets a text that no other
 /// legal move shares, and reads back as itself.
@@ -399,7 +389,7 @@ fn every_legal_move_round_trips_through_its_text() {
         "l3k3l/1+R+R3+B+B1/p1sg1gs1p/9/2N3N2/9/P1SG1GS1P/9/L3K3L b Nn13p 1",
         "4k4/9/2G3G2/9/1+S1+S1+S1+S1/9/2g3g2/9/4K4 b 2R2B4N4L2P 1",
     ];
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = crate::util::rng::XorShift64::new(0x9E37_79B9_7F4A_7C15);
     let mut checked = 0;
     for start in starts {
         for _game in 0..6 {

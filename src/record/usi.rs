@@ -53,14 +53,12 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         position_from_sfen(&sfen).map_err(|e| syntax(line_no, format!("bad sfen: {e}")))?;
     let mut record = Record::new(&pos);
     for (i, text) in tokens.get(moves_at + 1..).unwrap_or(&[]).iter().enumerate() {
-        let m = pos
-            .parse_usi_move(text)
-            .map_err(|reason| RecordError::Move {
-                line: line_no,
-                number: i + 1,
-                text: text.to_string(),
-                reason,
-            })?;
+        let m = pos.parse_usi_move(text).map_err(|e| RecordError::Move {
+            line: line_no,
+            number: i + 1,
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
         pos.do_move(m);
         record.moves.push(RecordMove::new(m));
     }

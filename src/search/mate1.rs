@@ -65,7 +65,7 @@ mod tests {
     /// test does find some.
     #[test]
     fn reported_mates_are_checkmates() {
-        let mut rng = crate::eval::tune::rng::SplitMix64::new(12345);
+        let mut rng = crate::util::rng::SplitMix64::new(12345);
         let mut found = 0;
         for _game in 0..1000 {
             let mut pos = Position::startpos();

@@ -9,10 +9,10 @@
 //! ordering) with `history.rs` and `see.rs`, `correction.rs` (static
 //! evaluation corrected by past search results), `mate1.rs` (one-move mates),
 //! `tt.rs` (shared hash table), `smp.rs` (Lazy SMP threads), `values.rs`
-//! (score scale), `bench.rs` (node-count signature).
+//! (score scale). `gyoku bench` (the node-count signature) is a tool:
+//! `src/tools/bench.rs`.
 
 mod alphabeta;
-pub mod bench;
 pub mod control;
 mod correction;
 mod history;

@@ -135,14 +135,6 @@ fn node_limit_is_respected_roughly() {
 }
 
 #[test]
-fn bench_node_count_is_deterministic_with_one_thread() {
-    let a = bench::run(5, 1, 4, None, None).unwrap();
-    let b = bench::run(5, 1, 4, None, None).unwrap();
-    assert_eq!(a.nodes, b.nodes);
-    assert!(a.total_nodes() > 0);
-}
-
-#[test]
 fn several_threads_return_a_legal_move_and_ponder() {
     let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
     let pos = Position::from_sfen(sfen).unwrap();

@@ -8,7 +8,7 @@
 //! integer 127, hidden activations likewise, and the network's output times
 //! [`OUTPUT_SCALE`] is the evaluation in centipawn-like units.
 
-use crate::eval::tune::rng::SplitMix64;
+use crate::util::rng::SplitMix64;
 
 /// Hidden layer widths after the feature transformer.
 pub const L2: usize = 32;

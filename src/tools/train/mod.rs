@@ -23,8 +23,8 @@ pub mod export;
 pub mod model;
 pub mod trainer;
 
-use crate::eval::tune::{flag, parse_flags, Flags};
 use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
+use crate::tools::tune::{flag, parse_flags, Flags};
 use adam::{Adam, AdamConfig};
 use model::Model;
 use trainer::TrainConfig;
@@ -142,7 +142,7 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     };
     let every: u32 = flag(flags, "validation-every", 10)?;
     let start = std::time::Instant::now();
-    let (samples, skipped) = data::read_any(&data, set)?;
+    let (samples, skipped) = data::read_any(&data, set).map_err(|e| e.to_string())?;
     let (train, valid) = samples.split_by_game(every);
     eprintln!(
         "{} training and {} validation positions ({skipped} lines skipped) in {:.1} s",

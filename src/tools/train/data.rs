@@ -2,9 +2,52 @@
 //! sides (side to move first), its search score and its game result, kept
 //! in flat arrays so that millions fit and batches read them fast.
 
-use crate::eval::tune::dataset;
 use crate::nnue::features::{active_features, FeatureList, FeatureSet};
 use crate::position::Position;
+use crate::tools::datagen::packed::{PackedSfenValue, RECORD_BYTES};
+use crate::tools::tune::dataset::{self, DatasetError};
+
+/// Why training data could not be read.
+#[derive(Debug)]
+pub enum DataError {
+    /// A text file of the tuner's that cannot be read.
+    Text(DatasetError),
+    /// A packed file that cannot be read.
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// A packed file whose size is not a whole number of records.
+    PartialRecord {
+        /// The file.
+        path: String,
+        /// Its size in bytes.
+        bytes: usize,
+    },
+}
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataError::Text(e) => e.fmt(f),
+            DataError::Io { path, error } => write!(f, "{path}: {error}"),
+            DataError::PartialRecord { path, bytes } => write!(
+                f,
+                "{path}: {bytes} bytes is not a whole number of {RECORD_BYTES}-byte records"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+impl From<DatasetError> for DataError {
+    fn from(e: DatasetError) -> DataError {
+        DataError::Text(e)
+    }
+}
 
 /// Positions ready for training.
 #[derive(Clone, Debug, Default)]
@@ -99,7 +142,7 @@ impl Samples {
 /// Reads the tuner's text files (`game<TAB>result<TAB>score<TAB>sfen`, see
 /// [`dataset`]); positions without a score are skipped. Returns the samples
 /// and the number of lines skipped.
-pub fn read_text(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), String> {
+pub fn read_text(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), DataError> {
     let mut samples = Samples::default();
     let mut skipped = 0;
     for path in paths {
@@ -118,24 +161,26 @@ pub fn read_text(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), 
     Ok((samples, skipped))
 }
 
-/// Reads gensfen's packed records (see [`crate::datagen`]). Keeps the
+/// Reads gensfen's packed records (see [`crate::tools::datagen`]). Keeps the
 /// positions a static evaluation is asked about: not in check, and whose
 /// best move is neither a capture nor a promotion; drops mate scores and
 /// records that do not validate. A new game starts wherever the move number
 /// does not grow, which numbers games for the validation split. Returns the
 /// samples and the number of records skipped.
-pub fn read_packed(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), String> {
-    use crate::datagen::packed::{PackedSfenValue, RECORD_BYTES};
+pub fn read_packed(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), DataError> {
     let mut samples = Samples::default();
     let mut skipped = 0;
     let mut game = 0u32;
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = std::fs::read(path).map_err(|error| DataError::Io {
+            path: path.clone(),
+            error,
+        })?;
         if bytes.len() % RECORD_BYTES != 0 {
-            return Err(format!(
-                "{path}: {} bytes is not a whole number of {RECORD_BYTES}-byte records",
-                bytes.len()
-            ));
+            return Err(DataError::PartialRecord {
+                path: path.clone(),
+                bytes: bytes.len(),
+            });
         }
         let mut last_ply = u16::MAX;
         for chunk in bytes.chunks_exact(RECORD_BYTES) {
@@ -165,7 +210,7 @@ const MATE_SCORES: i32 = 30_000;
 
 /// Reads every file in `paths`: `.bin` files as packed records, the rest
 /// as the tuner's text format.
-pub fn read_any(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), String> {
+pub fn read_any(paths: &[String], set: FeatureSet) -> Result<(Samples, usize), DataError> {
     let (packed, text): (Vec<String>, Vec<String>) =
         paths.iter().cloned().partition(|p| p.ends_with(".bin"));
     let (mut samples, mut skipped) = read_packed(&packed, set)?;

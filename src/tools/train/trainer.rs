@@ -4,7 +4,7 @@
 use super::adam::{Adam, AdamConfig};
 use super::data::Samples;
 use super::model::{Gradients, Model, SampleFeatures, OUTPUT_SCALE};
-use crate::eval::tune::rng::SplitMix64;
+use crate::util::rng::SplitMix64;
 use rayon::prelude::*;
 use std::time::Instant;
 

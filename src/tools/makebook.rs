@@ -7,7 +7,7 @@
 //! limit. One search thread, so the book depends only on
 //! the options.
 
-use super::{Book, BookMove};
+use crate::book::{Book, BookMove};
 use crate::position::Position;
 use crate::search::{
     BestMove, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,

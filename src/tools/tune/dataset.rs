@@ -35,16 +35,53 @@ pub fn write(path: &str, samples: &[Sample]) -> std::io::Result<()> {
     out.flush()
 }
 
-/// Reads samples written by [`write`]; `#` lines and blank lines are skipped.
-pub fn read(path: &str) -> Result<Vec<Sample>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+/// Why a data file could not be read.
+#[derive(Debug)]
+pub enum DatasetError {
+    /// The file cannot be opened or read.
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// A line that is not `game<TAB>result[<TAB>score]<TAB>sfen`.
+    BadLine {
+        /// The file.
+        path: String,
+        /// Line number, from 1.
+        line: usize,
+    },
+}
+
+impl std::fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatasetError::Io { path, error } => write!(f, "{path}: {error}"),
+            DatasetError::BadLine { path, line } => write!(f, "{path}:{line}: bad line"),
+        }
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Reads samples written by [`write()`]; `#` lines and blank lines are skipped.
+pub fn read(path: &str) -> Result<Vec<Sample>, DatasetError> {
+    let io = |error| DatasetError::Io {
+        path: path.to_string(),
+        error,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
     let mut samples = Vec::new();
     for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{path}: {e}"))?;
+        let line = line.map_err(io)?;
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        samples.push(parse_line(&line).ok_or_else(|| format!("{path}:{}: bad line", n + 1))?);
+        samples.push(parse_line(&line).ok_or_else(|| DatasetError::BadLine {
+            path: path.to_string(),
+            line: n + 1,
+        })?);
     }
     Ok(samples)
 }
@@ -85,5 +122,35 @@ mod tests {
         );
         assert!(parse_line("8\t0.5").is_none());
         assert!(parse_line(&format!("8\t0.5\tx\t{sfen}")).is_none());
+    }
+
+    #[test]
+    fn read_names_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("gyoku-dataset-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.tsv").display().to_string();
+        let sample = Sample {
+            game: 3,
+            result: 0.5,
+            score: Some(12),
+            sfen: crate::position::START_SFEN.to_string(),
+        };
+        write(&path, std::slice::from_ref(&sample)).unwrap();
+        assert_eq!(read(&path).unwrap(), vec![sample]);
+        std::fs::write(&path, "# header\n1\t1\tx\ty\tz\n").unwrap();
+        let error = read(&path).unwrap_err();
+        assert!(
+            matches!(error, DatasetError::BadLine { line: 2, .. }),
+            "{error}"
+        );
+        assert_eq!(error.to_string(), format!("{path}:2: bad line"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.tsv").display().to_string();
+        let error = read(&missing).unwrap_err();
+        assert!(matches!(error, DatasetError::Io { .. }));
+        assert!(
+            error.to_string().starts_with(&format!("{missing}: ")),
+            "{error}"
+        );
     }
 }

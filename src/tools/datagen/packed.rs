@@ -3,7 +3,7 @@
 //!
 //! Written from a reading of YaneuraOu's `source/extra/sfen_packer.cpp`
 //! (the `SfenPacker` class) and the `PackedSfenValue` struct of its old
-//! `source/learn/learn.h`; see the module docs of [`crate::datagen`] for the
+//! `source/learn/learn.h`; see the module docs of [`crate::tools::datagen`] for the
 //! record table and how the format was checked against cshogi.
 //!
 //! # The packed position (32 bytes, 256 bits)

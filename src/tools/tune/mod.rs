@@ -10,7 +10,6 @@
 //! - `gyoku tune init --out FILE`: writes the untuned starting weights.
 
 pub mod dataset;
-pub mod rng;
 pub mod selfplay;
 pub mod source;
 pub mod texel;
@@ -148,14 +147,14 @@ fn fit(flags: &Flags) -> Result<(), String> {
     let initial: Vec<f64> = initial.iter().map(|&w| f64::from(w)).collect();
 
     let start = Instant::now();
-    let samples = dataset::read(data)?;
+    let samples = dataset::read(data).map_err(|e| e.to_string())?;
     // Whole games are held out, so test positions are not near-copies of
     // training positions.
     let (test, train): (Vec<_>, Vec<_>) = samples
         .into_iter()
         .partition(|s| holdout_every > 0 && s.game % holdout_every == 0);
-    let mut train = texel::FeatureSet::new(&train)?;
-    let mut test = texel::FeatureSet::new(&test)?;
+    let mut train = texel::FeatureSet::new(&train).map_err(|e| e.to_string())?;
+    let mut test = texel::FeatureSet::new(&test).map_err(|e| e.to_string())?;
     println!(
         "{} training, {} held-out positions; features in {:.1} s",
         train.len(),
@@ -252,3 +251,6 @@ fn write_weights(flags: &Flags, weights: &[i32], provenance: &str) -> Result<(),
     println!("weights written to {out}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,6 +1,6 @@
 use super::*;
-use crate::eval::tune::rng::SplitMix64;
 use crate::position::START_SFEN;
+use crate::util::rng::SplitMix64;
 
 /// A two-piece handicap (White without rook and bishop: both go to the
 /// piece box), packed: the expected bytes of cshogi's own test

@@ -4,7 +4,6 @@
 //! and the search's score.
 
 use super::dataset::Sample;
-use super::rng::SplitMix64;
 use crate::eval::EVAL_LIMIT;
 use crate::moves::Move;
 use crate::position::{EnteringKingRule, Position, Repetition};
@@ -12,6 +11,7 @@ use crate::search::{
     BestMove, Limits, Score, SearchControl, SearchOptions, Searcher, SilentReporter,
 };
 use crate::types::Color;
+use crate::util::rng::SplitMix64;
 use rayon::prelude::*;
 use std::time::Instant;
 

@@ -5,9 +5,9 @@
 //! weights, then Adam descends on all weights with shuffled mini-batches.
 
 use super::dataset::Sample;
-use super::rng::SplitMix64;
 use crate::eval::features::{extract, FeatureSink, NUM_FEATURES};
-use crate::position::Position;
+use crate::position::{Position, SfenError};
+use crate::util::rng::SplitMix64;
 use rayon::prelude::*;
 
 /// Positions reduced to their sparse feature counts.
@@ -41,14 +41,26 @@ pub fn features_of(pos: &Position) -> Vec<(u16, i16)> {
     list
 }
 
+/// A sample whose SFEN does not parse, so its features cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadSample(pub SfenError);
+
+impl std::fmt::Display for BadSample {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bad sfen in data: {}", self.0)
+    }
+}
+
+impl std::error::Error for BadSample {}
+
 impl FeatureSet {
     /// Extracts the features of every sample; bad SFENs are an error.
-    pub fn new(samples: &[Sample]) -> Result<FeatureSet, String> {
+    pub fn new(samples: &[Sample]) -> Result<FeatureSet, BadSample> {
         let per_position: Vec<Vec<(u16, i16)>> = samples
             .par_iter()
             .map(|s| Position::from_sfen(&s.sfen).map(|p| features_of(&p)))
             .collect::<Result<_, _>>()
-            .map_err(|e| format!("bad sfen in data: {e}"))?;
+            .map_err(BadSample)?;
         let results: Vec<f64> = samples.iter().map(|s| f64::from(s.result)).collect();
         let mut set = FeatureSet {
             entries: Vec::new(),

@@ -242,9 +242,9 @@ pub fn run(args: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::packed::PackedSfen;
     use crate::moves::Move;
     use crate::position::Position;
+    use crate::tools::datagen::packed::PackedSfen;
 
     fn record(score: i16, result: i8) -> PackedSfenValue {
         PackedSfenValue {

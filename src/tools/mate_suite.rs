@@ -4,7 +4,7 @@
 //! Rows are `sfen<TAB>plies<TAB>source...`; `#` starts a comment line and
 //! plies `-` means the position has no mate.
 
-use super::{MateResult, MateSolver};
+use crate::mate::{is_valid_mate, tsume_position, MateResult, MateSolver};
 use crate::position::Position;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -21,8 +21,36 @@ pub struct Problem {
     pub plies: Option<usize>,
 }
 
+/// A suite row that does not parse (lines are numbered from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SuiteError {
+    /// A row with no plies column.
+    MissingPlies {
+        /// Line number.
+        line: usize,
+    },
+    /// A plies column that is neither a number nor `-`.
+    BadPlies {
+        /// Line number.
+        line: usize,
+        /// The column as written (trimmed).
+        text: String,
+    },
+}
+
+impl std::fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SuiteError::MissingPlies { line } => write!(f, "line {line}: missing plies column"),
+            SuiteError::BadPlies { line, text } => write!(f, "line {line}: bad plies '{text}'"),
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
 /// Parses suite text; errors name the offending line.
-pub fn parse_suite(text: &str) -> Result<Vec<Problem>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<Problem>, SuiteError> {
     let mut problems = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end();
@@ -33,11 +61,11 @@ pub fn parse_suite(text: &str) -> Result<Vec<Problem>, String> {
         let sfen = fields.next().unwrap_or_default().trim().to_string();
         let plies = match fields.next().map(str::trim) {
             Some("-") => None,
-            Some(p) => Some(
-                p.parse()
-                    .map_err(|_| format!("line {}: bad plies '{p}'", n + 1))?,
-            ),
-            None => return Err(format!("line {}: missing plies column", n + 1)),
+            Some(p) => Some(p.parse().map_err(|_| SuiteError::BadPlies {
+                line: n + 1,
+                text: p.to_string(),
+            })?),
+            None => return Err(SuiteError::MissingPlies { line: n + 1 }),
         };
         problems.push(Problem { sfen, plies });
     }
@@ -101,7 +129,7 @@ pub fn run(args: &[String]) -> i32 {
     };
     let problems = match std::fs::read_to_string(&options.file)
         .map_err(|e| format!("{}: {e}", options.file))
-        .and_then(|text| parse_suite(&text))
+        .and_then(|text| parse_suite(&text).map_err(|e| e.to_string()))
     {
         Ok(p) => p,
         Err(e) => {
@@ -125,7 +153,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut verdicts = Vec::new();
     let mut times = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
-        let pos = match super::tsume_position(&problem.sfen) {
+        let pos = match tsume_position(&problem.sfen) {
             Ok(p) => p,
             Err(e) => {
                 println!("SKIP #{:<4} bad sfen ({e}): {}", i + 1, problem.sfen);
@@ -180,21 +208,6 @@ fn judge(pos: &Position, known: Option<usize>, result: &MateResult) -> (Verdict,
     }
 }
 
-/// Whether `line` is legal, checks on every attacker move and ends in mate.
-pub fn is_valid_mate(pos: &Position, line: &[crate::moves::Move]) -> bool {
-    let mut pos = pos.clone();
-    if line.len().is_multiple_of(2) {
-        return false;
-    }
-    for (ply, &m) in line.iter().enumerate() {
-        if !pos.is_legal(m) || (ply.is_multiple_of(2) && !pos.gives_check(m)) {
-            return false;
-        }
-        pos.do_move(m);
-    }
-    pos.is_checkmate()
-}
-
 fn summarize(verdicts: &[Verdict], times: &mut [f64]) -> i32 {
     let count = |v: Verdict| verdicts.iter().filter(|&&x| x == v).count();
     times.sort_by(f64::total_cmp);
@@ -209,4 +222,22 @@ fn summarize(verdicts: &[Verdict], times: &mut [f64]) -> i32 {
         count(Verdict::False)
     );
     i32::from(count(Verdict::False) + count(Verdict::WrongLength) > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_rows_parse_and_bad_ones_name_their_line() {
+        let text =
+            "# comment\n\n4k4/9/4P4/9/9/9/9/9/9 b G 1\t1\tsource\n9/9/9/9/9/9/9/9/9 b - 1\t-\n";
+        let problems = parse_suite(text).unwrap();
+        assert_eq!(problems.len(), 2);
+        assert_eq!((problems[0].plies, problems[1].plies), (Some(1), None));
+        let error = |text| parse_suite(text).unwrap_err();
+        assert_eq!(error("x\n"), SuiteError::MissingPlies { line: 1 });
+        assert_eq!(error("x\n").to_string(), "line 1: missing plies column");
+        assert_eq!(error("#\nx\t 3x ").to_string(), "line 2: bad plies '3x'");
+    }
 }

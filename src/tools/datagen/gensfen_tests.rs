@@ -1,5 +1,5 @@
 use super::*;
-use crate::datagen::packed::RECORD_BYTES;
+use crate::tools::datagen::packed::RECORD_BYTES;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gyoku-gensfen-{}-{name}", std::process::id()));

@@ -1,5 +1,5 @@
 //! Self-play training data in reproducible, resumable chunks (`gyoku
-//! gensfen`); see the module docs of [`crate::datagen`] for the command.
+//! gensfen`); see the module docs of [`crate::tools::datagen`] for the command.
 //!
 //! Each game starts from the start position; at `random_moves` distinct
 //! plies drawn from `1..=random_plies` a uniformly random legal move is
@@ -11,12 +11,12 @@
 //! thread count or on the chunks generated before it.
 
 use super::packed::{PackedSfen, PackedSfenValue};
-use crate::eval::tune::rng::SplitMix64;
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::search::{
     BestMove, Limits, Score, SearchControl, SearchOptions, Searcher, SilentReporter,
 };
 use crate::types::Color;
+use crate::util::rng::SplitMix64;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};

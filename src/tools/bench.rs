@@ -3,8 +3,8 @@
 //! (the table and histories are cleared before each position), quoted in
 //! commit messages that change the search; the speed is a rough nps figure.
 
-use super::{Limits, SearchControl, SearchOptions, Searcher, SilentReporter};
 use crate::position::Position;
+use crate::search::{BestMove, Limits, SearchControl, SearchOptions, Searcher, SilentReporter};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -83,9 +83,9 @@ pub fn run(
                 i + 1,
                 outcome.nodes,
                 match outcome.best {
-                    super::BestMove::Move { best, .. } => best.to_string(),
-                    super::BestMove::Resign => "resign".to_string(),
-                    super::BestMove::DeclareWin => "win".to_string(),
+                    BestMove::Move { best, .. } => best.to_string(),
+                    BestMove::Resign => "resign".to_string(),
+                    BestMove::DeclareWin => "win".to_string(),
                 },
                 outcome.score,
                 spent.as_millis()
@@ -104,4 +104,17 @@ pub fn run(
         )?;
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_node_count_is_deterministic_with_one_thread() {
+        let a = run(5, 1, 4, None, None).unwrap();
+        let b = run(5, 1, 4, None, None).unwrap();
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.total_nodes() > 0);
+    }
 }

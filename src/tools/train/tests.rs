@@ -6,10 +6,10 @@ use super::export::quantise;
 use super::model::{Model, SampleFeatures, OUTPUT_SCALE};
 use super::trainer::{train, validation_loss, TrainConfig};
 use crate::eval::evaluate;
-use crate::eval::tune::rng::SplitMix64;
 use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
 use crate::nnue::Kernel;
 use crate::position::Position;
+use crate::util::rng::SplitMix64;
 
 /// Positions along seeded random games, labelled with the linear
 /// evaluation (a smooth target a small net can learn) and a fake result.

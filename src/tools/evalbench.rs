@@ -3,11 +3,11 @@
 //! (an [`EvalStack`] following random games, as the search uses it), for
 //! the linear evaluation and, with `--evalfile`, a network (both kernels).
 
-use super::{evaluate, EvalStack};
-use crate::eval::tune::rng::SplitMix64;
+use crate::eval::{evaluate, EvalStack};
 use crate::moves::Move;
 use crate::nnue::{Kernel, Network};
 use crate::position::Position;
+use crate::util::rng::SplitMix64;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
