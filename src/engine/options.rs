@@ -208,6 +208,9 @@ impl EngineOptions {
             ),
             "option name ClearHash type button".to_string(),
         ]
+        .into_iter()
+        .chain(tuning_declarations())
+        .collect()
     }
 
     /// Applies `setoption name <name> value <value>`; names are matched
@@ -363,9 +366,32 @@ impl EngineOptions {
             },
             // YaneuraOu-style GUIs send the button with a space.
             "clearhash" | "clear hash" => Ok(OptionEffect::ClearHash),
+            #[cfg(feature = "tune")]
+            _ if crate::search::params::find(name).is_some() => {
+                let (index, param) = crate::search::params::find(name).expect("just found");
+                let v = spin(i64::from(param.min), i64::from(param.max))?;
+                crate::search::params::set(index, v as i32);
+                Ok(OptionEffect::None)
+            }
             _ => Err(OptionError::NoSuchOption(shorten(name))),
         }
     }
+}
+
+/// Tuning builds (`--features tune`) declare every search parameter.
+fn tuning_declarations() -> Vec<String> {
+    if !cfg!(feature = "tune") {
+        return Vec::new();
+    }
+    crate::search::params::PARAMS
+        .iter()
+        .map(|p| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            )
+        })
+        .collect()
 }
 
 /// Refuses hash sizes that together (`total_mb`, both tables) would take

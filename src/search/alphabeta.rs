@@ -8,6 +8,7 @@ use super::correction::CorrectionKeys;
 use super::history::{history_bonus, ContinuationRow};
 use super::mate1::mate_in_one;
 use super::movepick::MovePicker;
+use super::params;
 use super::report::Bound;
 use super::see::{moved_kind, see_ge};
 use super::thread::Worker;
@@ -18,24 +19,55 @@ use crate::types::PieceType;
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
-/// Late-move reductions by depth and move number: ~ ln(d)·ln(n)/2.
-static REDUCTIONS: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
+/// Late-move reductions by depth and move number: ~ ln(d)·ln(n)/2 (the
+/// base and divisor are `params::lmr_base` / `lmr_divisor`, in hundredths).
+fn reduction_table() -> [[u8; 64]; 64] {
+    let base = f64::from(params::lmr_base()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor()) / 100.0;
     let mut table = [[0u8; 64]; 64];
     for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (n, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.25 + (d as f64).ln() * (n as f64).ln() / 2.0) as u8;
+            *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as u8;
         }
     }
     table
-});
+}
 
+#[cfg(not(feature = "tune"))]
+static REDUCTIONS: Lazy<[[u8; 64]; 64]> = Lazy::new(reduction_table);
+
+#[cfg(not(feature = "tune"))]
 #[inline]
 fn reduction(depth: i32, move_count: usize) -> i32 {
     REDUCTIONS[(depth as usize).min(63)][move_count.min(63)] as i32
 }
 
-/// Shallowest depth at which the hash move is tested for singularity.
-const SINGULAR_MIN_DEPTH: i32 = 8;
+/// Tuning builds: the table follows the LMR parameters as SPSA sets them.
+#[cfg(feature = "tune")]
+static REDUCTIONS: Lazy<[[std::sync::atomic::AtomicU8; 64]; 64]> =
+    Lazy::new(|| reduction_table().map(|row| row.map(std::sync::atomic::AtomicU8::new)));
+
+#[cfg(feature = "tune")]
+#[inline]
+fn reduction(depth: i32, move_count: usize) -> i32 {
+    REDUCTIONS[(depth as usize).min(63)][move_count.min(63)]
+        .load(std::sync::atomic::Ordering::Relaxed) as i32
+}
+
+#[cfg(all(test, feature = "tune"))]
+pub(crate) fn reduction_for_test(depth: i32, move_count: usize) -> i32 {
+    reduction(depth, move_count)
+}
+
+/// Recomputes the reduction table after an LMR parameter changed.
+#[cfg(feature = "tune")]
+pub(crate) fn rebuild_reductions() {
+    for (row, new) in REDUCTIONS.iter().zip(reduction_table()) {
+        for (r, v) in row.iter().zip(new) {
+            r.store(v, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
 
 /// What the singular-extension test says about the hash move.
 enum Singular {
@@ -284,15 +316,22 @@ impl Worker<'_> {
 
         if !pv_node && !in_check && excluded.is_none() {
             // Razoring: far below alpha, only captures can save the node.
-            if depth <= 3 && eval + 300 + 250 * depth * depth < alpha {
+            if depth <= 3
+                && eval + params::razor_base() + params::razor_depth_sq() * depth * depth < alpha
+            {
                 let score = self.qsearch(ply, alpha, alpha + 1, false);
                 if score < alpha {
                     return score;
                 }
             }
             // Reverse futility: far above beta, assume it stays there.
-            let margin = 110 * depth - if improving { 50 } else { 0 };
-            if depth <= 7 && eval - margin >= beta && eval < MATE_BOUND {
+            let margin = params::rfp_margin() * depth
+                - if improving {
+                    params::rfp_improving()
+                } else {
+                    0
+                };
+            if depth <= params::rfp_max_depth() && eval - margin >= beta && eval < MATE_BOUND {
                 return eval;
             }
             // Null move: if passing still beats beta, a real move will too.
@@ -305,7 +344,9 @@ impl Worker<'_> {
             {
                 // Passing is almost never best in shogi, so the null move
                 // can be searched shallow (3 + depth/4 before: 103-6-91).
-                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = params::null_base()
+                    + depth / params::null_depth_div()
+                    + ((eval - beta) / params::null_eval_div()).min(3);
                 self.play_null(ply);
                 let score = -self.search(depth - r, ply + 1, -beta, -beta + 1, !cut_node, false);
                 self.unplay_null();
@@ -352,19 +393,22 @@ impl Worker<'_> {
             // Shallow-depth pruning, once a move has saved us from mate.
             if ply >= 1 && best_score > -MATE_BOUND && !in_check && !mate_threat {
                 if quiet && !gives_check {
-                    let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    let lmp_limit = (params::lmp_base() + depth * depth) as usize
+                        / if improving { 1 } else { 2 };
                     if depth <= 8 && move_count > lmp_limit.max(2) {
                         picker.skip_quiets = true;
                         continue;
                     }
                     let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
-                    if lmr_depth <= 6 && eval + 150 + 120 * lmr_depth <= alpha {
+                    let futility = params::futility_base() + params::futility_depth() * lmr_depth;
+                    if lmr_depth <= 6 && eval + futility <= alpha {
                         continue;
                     }
-                    if lmr_depth <= 6 && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth) {
+                    let see_margin = -params::see_quiet_sq() * lmr_depth * lmr_depth;
+                    if lmr_depth <= 6 && !see_ge(&self.pos, m, see_margin) {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, m, -340 * depth) {
+                } else if depth <= 6 && !see_ge(&self.pos, m, -params::see_noisy() * depth) {
                     // Captures and checks: sacrifices drive shogi attacks,
                     // so only clearly losing ones go (Fairy-Stockfish's
                     // shogi margin; -120 per ply before).
@@ -376,7 +420,7 @@ impl Worker<'_> {
             if ply < 2 * self.root_depth as usize {
                 let singular_candidate = tt_hit.filter(|hit| {
                     Some(m) == tt_move
-                        && depth >= SINGULAR_MIN_DEPTH
+                        && depth >= params::singular_min_depth()
                         && excluded.is_none()
                         && hit.depth >= depth - 3
                         && hit.bound != Bound::Upper
@@ -436,7 +480,7 @@ impl Worker<'_> {
                 if quiet && tt_move_noisy {
                     r += 1;
                 }
-                r -= learned / 12000;
+                r -= learned / params::lmr_history_div();
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.search(new_depth - r, ply + 1, -alpha - 1, -alpha, true, false);
                 if score > alpha && r > 0 {
@@ -553,7 +597,7 @@ impl Worker<'_> {
         beta: i32,
         cut_node: bool,
     ) -> Singular {
-        let singular_beta = tt_score - 2 * depth;
+        let singular_beta = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(m);
         let score = self.search(
             (depth - 1) / 2,

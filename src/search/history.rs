@@ -176,7 +176,9 @@ impl History {
 /// Bonus for a quiet move that caused a cutoff at `depth`.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(2_000)
+    use super::params;
+    (depth * depth * params::history_depth_sq() + params::history_depth() * depth)
+        .min(params::history_max_bonus())
 }
 
 #[cfg(test)]

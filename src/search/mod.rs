@@ -19,6 +19,7 @@ mod history;
 pub mod limits;
 mod mate1;
 mod movepick;
+pub mod params;
 mod qsearch;
 mod quiet_hints;
 pub mod report;

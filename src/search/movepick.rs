@@ -30,10 +30,6 @@ enum Stage {
 
 type Scored = ArrayVec<(Move, i32), MAX_MOVES>;
 
-/// Capture history counts this much less than victim value (a full
-/// history, 16384, is worth a victim about three pawns dearer).
-const CAPTURE_HISTORY_DIVISOR: i32 = 2;
-
 /// Orders captures by most valuable victim, then least valuable attacker.
 #[inline]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -156,10 +152,14 @@ impl MovePicker {
                     self.list.clear();
                     for m in moves {
                         if Some(m) != self.hash_move {
+                            // A full capture history (16384) over the divisor
+                            // (2) is a victim about three pawns dearer.
                             let learned =
                                 history.capture(pos.piece_on(m.from()), m, pos.piece_on(m.to()));
-                            self.list
-                                .push((m, mvv_lva(pos, m) + learned / CAPTURE_HISTORY_DIVISOR));
+                            self.list.push((
+                                m,
+                                mvv_lva(pos, m) + learned / super::params::capture_history_div(),
+                            ));
                         }
                     }
                     self.next = 0;

@@ -9,9 +9,6 @@ use super::see::captured_value;
 use super::thread::Worker;
 use super::values::{from_tt, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 
-/// A capture must be able to bring the score within this of alpha.
-const DELTA_MARGIN: i32 = 200;
-
 impl Worker<'_> {
     /// Quiescence search of the node at `ply`.
     pub(crate) fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
@@ -82,7 +79,8 @@ impl Worker<'_> {
             if !in_check
                 && !m.is_promotion()
                 && best_score > -MATE_BOUND
-                && stand_pat + captured_value(&self.pos, m) + DELTA_MARGIN <= alpha
+                // A capture must be able to bring the score within the margin of alpha.
+                && stand_pat + captured_value(&self.pos, m) + super::params::qsearch_delta() <= alpha
             {
                 continue;
             }

@@ -318,7 +318,7 @@ impl<'a> Worker<'a> {
             let percent = if self.root_moves.len() == 1 {
                 20
             } else {
-                super::time::STABLE_SHARE_PERCENT as u32 + instability.min(200)
+                super::params::stable_share_percent() as u32 + instability.min(200)
             };
             if self.shared.control.past_soft_target(percent) {
                 break;
@@ -334,7 +334,7 @@ impl<'a> Worker<'a> {
     /// score, widening it until the score falls inside.
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = 30 + prev.abs() / 64;
+        let mut delta = super::params::aspiration_delta() + prev.abs() / 64;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {

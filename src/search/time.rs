@@ -6,6 +6,7 @@
 //! the clock started for us (`go`, or `ponderhit` after `go ponder`).
 
 use super::limits::Limits;
+use super::params;
 use crate::types::Color;
 use std::time::{Duration, Instant};
 
@@ -29,10 +30,6 @@ impl Default for TimeOptions {
         }
     }
 }
-
-/// Share of the soft target (percent) after which a search whose best move
-/// is stable starts no new iteration.
-pub(crate) const STABLE_SHARE_PERCENT: u64 = 85;
 
 /// Deadlines of one search, when it has a clock.
 #[derive(Copy, Clone, Debug)]
@@ -83,7 +80,9 @@ impl TimePlan {
         let available = (left + byoyomi + inc).saturating_sub(delay).max(1);
         // Spread the main time over the moves still to come; shogi games
         // rarely pass 150 plies, so plan for at least 20 more of our moves.
-        let moves_to_go = (((160u32.saturating_sub(moves_played)) / 2).max(20)) as u64;
+        let horizon = params::game_length_plies() as u32;
+        let least = params::min_moves_to_go() as u32;
+        let moves_to_go = ((horizon.saturating_sub(moves_played)) / 2).max(least) as u64;
         let share = left / moves_to_go + inc;
         let mut soft = (share + byoyomi) * options.slow_mover / 100;
         soft = soft.max(options.minimum_thinking_ms);
@@ -98,9 +97,9 @@ impl TimePlan {
         if byoyomi > 0 && left < byoyomi {
             // Byoyomi only (or nearly): time not spent is lost anyway, and a
             // partly searched iteration still improves the move, so even a
-            // stable search (which stops at STABLE_SHARE_PERCENT of the soft
+            // stable search (which stops at StableSharePercent of the soft
             // target) runs to the hard deadline. Only a lone legal move stops early.
-            soft = hard * 100 / STABLE_SHARE_PERCENT + 1;
+            soft = hard * 100 / params::stable_share_percent() as u64 + 1;
         }
         Some(TimePlan {
             start,

@@ -250,6 +250,14 @@ impl<W: Write + Send + 'static> Session<W> {
                 Err(e) => self.error(&e),
             },
             "usinewgame" => self.engine.new_game(),
+            // shogiarena asks for the SPSA-tunable parameters this way.
+            "usi_tunables" if cfg!(feature = "tune") => {
+                self.out.line(&format!(
+                    "info string shogiarena_tunables_json {}",
+                    crate::search::params::tune_manifest_json()
+                ));
+                self.out.line("usi_tunablesok");
+            }
             "position" => {
                 // GUIs never send this mid-search; a search must not see its root change.
                 self.engine.stop();
