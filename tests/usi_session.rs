@@ -227,3 +227,17 @@ fn infinite_with_no_legal_move_waits_for_stop() {
     e.send("stop");
     assert_eq!(e.bestmove(5).0, "resign");
 }
+
+/// Between games a GUI may resize the hash and change the threads
+/// (`gameover`, `setoption`, `isready`): the next game plays normally,
+/// and so does one after going back.
+#[test]
+fn hash_and_threads_change_between_games() {
+    let mut e = Engine::start();
+    for (hash, threads) in [(64, 2), (8, 1), (32, 3)] {
+        e.send(&format!("setoption name USI_Hash value {hash}"));
+        e.send(&format!("setoption name Threads value {threads}"));
+        let lines = play_a_move(&mut e);
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+    }
+}
