@@ -247,7 +247,7 @@ impl<W: Write + Send + 'static> Session<W> {
                     )),
                     Err(e) => self.error(&format!("{e}; keeping the old value")),
                 },
-                Err(e) => self.error(&e),
+                Err(e) => self.error(&e.to_string()),
             },
             "usinewgame" => self.engine.new_game(),
             // shogiarena asks for the SPSA-tunable parameters this way.

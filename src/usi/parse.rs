@@ -7,6 +7,45 @@ use crate::search::Limits;
 use crate::text::shorten;
 use crate::types::Color;
 
+/// Why a `position` or `setoption` command was refused as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// `position` names neither `startpos` nor `sfen` (what it named, if anything).
+    NoPositionKind(Option<String>),
+    /// `position sfen` with nothing after it.
+    EmptySfen,
+    /// The SFEN (shortened) could not be read.
+    BadSfen {
+        /// The SFEN as sent, shortened.
+        sfen: String,
+        /// What is wrong with it.
+        reason: SfenError,
+    },
+    /// `setoption` without `name`.
+    SetoptionWithoutName,
+    /// `setoption name` with no name after it.
+    EmptyOptionName,
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommandError::NoPositionKind(None) => {
+                write!(f, "position needs 'startpos' or 'sfen <sfen>'")
+            }
+            CommandError::NoPositionKind(Some(other)) => {
+                write!(f, "position needs 'startpos' or 'sfen', not '{other}'")
+            }
+            CommandError::EmptySfen => write!(f, "position sfen needs a position"),
+            CommandError::BadSfen { sfen, reason } => write!(f, "bad sfen '{sfen}': {reason}"),
+            CommandError::SetoptionWithoutName => write!(f, "setoption needs 'name <id>'"),
+            CommandError::EmptyOptionName => write!(f, "setoption needs an option name"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
 /// The position a `position` command describes.
 #[derive(Debug)]
 pub struct ParsedPosition {
@@ -22,7 +61,7 @@ pub struct ParsedPosition {
 /// `Err` means nothing usable was given (the caller keeps its old position).
 /// An illegal or unparsable move keeps the position before it and warns:
 /// the game up to that point is the best guess of what the GUI meant.
-pub fn parse_position(tokens: &[&str]) -> Result<ParsedPosition, String> {
+pub fn parse_position(tokens: &[&str]) -> Result<ParsedPosition, CommandError> {
     let moves_at = tokens.iter().position(|&t| t == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&tokens[..i], &tokens[i + 1..]),
@@ -37,8 +76,10 @@ pub fn parse_position(tokens: &[&str]) -> Result<ParsedPosition, String> {
                 Ok(pos) => pos,
                 Err(SfenError::MissingKing(color)) => {
                     // Tsume positions leave out the attacker's king.
-                    let pos = tsume_position(&sfen)
-                        .map_err(|e| format!("bad sfen '{}': {e}", shorten(&sfen)))?;
+                    let pos = tsume_position(&sfen).map_err(|e| CommandError::BadSfen {
+                        sfen: shorten(&sfen),
+                        reason: e,
+                    })?;
                     let side = if color == Color::Black {
                         "Black"
                     } else {
@@ -49,17 +90,17 @@ pub fn parse_position(tokens: &[&str]) -> Result<ParsedPosition, String> {
                     ));
                     pos
                 }
-                Err(e) => return Err(format!("bad sfen '{}': {e}", shorten(&sfen))),
+                Err(e) => {
+                    return Err(CommandError::BadSfen {
+                        sfen: shorten(&sfen),
+                        reason: e,
+                    })
+                }
             }
         }
-        [] => return Err("position needs 'startpos' or 'sfen <sfen>'".to_string()),
-        ["sfen"] => return Err("position sfen needs a position".to_string()),
-        [other, ..] => {
-            return Err(format!(
-                "position needs 'startpos' or 'sfen', not '{}'",
-                shorten(other)
-            ))
-        }
+        [] => return Err(CommandError::NoPositionKind(None)),
+        ["sfen"] => return Err(CommandError::EmptySfen),
+        [other, ..] => return Err(CommandError::NoPositionKind(Some(shorten(other)))),
     };
     for (i, text) in moves.iter().enumerate() {
         match position.parse_usi_move(text) {
@@ -179,13 +220,13 @@ fn is_go_keyword(token: &str) -> bool {
 
 /// `setoption name <id> [value <x>]`: the name and the value (everything
 /// after `value`, spaces kept inside, since paths may hold them).
-pub fn parse_setoption(line_after_command: &str) -> Result<(String, Option<String>), String> {
+pub fn parse_setoption(line_after_command: &str) -> Result<(String, Option<String>), CommandError> {
     let rest = line_after_command.trim();
     let rest = rest
         .strip_prefix("name")
         .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace));
     let Some(rest) = rest else {
-        return Err("setoption needs 'name <id>'".to_string());
+        return Err(CommandError::SetoptionWithoutName);
     };
     let rest = rest.trim();
     let (name, value) = match find_word(rest, "value") {
@@ -196,7 +237,7 @@ pub fn parse_setoption(line_after_command: &str) -> Result<(String, Option<Strin
         None => (rest, None),
     };
     if name.is_empty() {
-        return Err("setoption needs an option name".to_string());
+        return Err(CommandError::EmptyOptionName);
     }
     Ok((name.to_string(), value))
 }
