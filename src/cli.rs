@@ -44,8 +44,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("makebook") => makebook_command(&args[1..]),
         Some("gensfen") => crate::tools::datagen::run_gensfen(&args[1..], threads),
         Some("gensfen-info") => crate::tools::datagen::info::run(&args[1..]),
-        Some("convert") => crate::record::command::convert(&args[1..]),
-        Some("analyse" | "analyze") => crate::record::command::analyse(&args[1..], threads),
+        Some("convert") => crate::tools::records::convert(&args[1..]),
+        Some("analyse" | "analyze") => crate::tools::records::analyse(&args[1..], threads),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0

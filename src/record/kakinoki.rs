@@ -220,7 +220,7 @@ fn parse_hand(text: &str, white: bool) -> Result<String, String> {
 }
 
 /// The player words: 先手/後手, or 下手/上手 in a handicap game.
-pub(super) fn player_word(color: Color, handicapped: bool) -> &'static str {
+pub fn player_word(color: Color, handicapped: bool) -> &'static str {
     match (color, handicapped) {
         (Color::Black, false) => "先手",
         (Color::White, false) => "後手",

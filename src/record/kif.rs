@@ -37,7 +37,7 @@ pub fn move_body(pos: &Position, m: Move, previous: Option<Square>) -> String {
 }
 
 /// Columns `text` takes in a fixed-width font (full-width characters take two).
-pub(super) fn display_width(text: &str) -> usize {
+pub fn display_width(text: &str) -> usize {
     text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
 }
 

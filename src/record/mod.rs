@@ -1,27 +1,22 @@
 //! Game records: KIF, KI2, CSA and the USI `position` string, in and out,
-//! with the Japanese move notation of rules.md; and headless analysis of a
-//! recorded game (`gyoku analyse`).
+//! with the Japanese move notation of rules.md. (`gyoku convert` and the
+//! game analysis, `gyoku analyse`, are tools: `src/tools/records/`.)
 //!
 //! Layout: `notation.rs` (moves as Japanese text, both ways), `handicap.rs`
 //! (the named start positions), `kakinoki.rs` (what KIF and KI2 share:
 //! header lines, the board diagram, result lines), `kif.rs`, `ki2.rs`,
 //! `csa.rs`, `usi.rs` (one format each), `encoding.rs` (UTF-8 and
-//! Shift_JIS), `error.rs`, `analyse.rs` with `chart.rs` (the evaluation
-//! curve as text and SVG), and `command.rs` (`gyoku convert` and
-//! `gyoku analyse`).
+//! Shift_JIS) and `error.rs`.
 //!
 //! Every reader checks each move against the position and reports the line
 //! of the first problem; only the main line of a record is read (KIF/KI2
 //! variations, `変化：`, are skipped).
 
-pub mod analyse;
-pub mod chart;
-pub mod command;
 pub mod csa;
 pub mod encoding;
 pub mod error;
 pub mod handicap;
-mod kakinoki;
+pub mod kakinoki;
 pub mod ki2;
 pub mod kif;
 pub mod notation;

@@ -11,6 +11,8 @@
 //!   (the engine's book reader stays in `crate::book`);
 //! - [`mate_suite`]: `gyoku mate-suite`, the tsume solver against files of
 //!   problems with known answers;
+//! - [`records`]: `gyoku convert` and `gyoku analyse`, game records
+//!   converted, and analysed move by move with evaluation curves;
 //! - [`train`]: `gyoku nnue train|random|export`, the NNUE trainer;
 //! - [`tune`]: `gyoku tune`, self-play data and Texel tuning of the
 //!   evaluation's weights.
@@ -20,5 +22,6 @@ pub mod datagen;
 pub mod evalbench;
 pub mod makebook;
 pub mod mate_suite;
+pub mod records;
 pub mod train;
 pub mod tune;

@@ -8,11 +8,11 @@
 //! the start position's goes into the game comments.
 
 use super::chart;
-use super::notation;
-use super::{Record, RecordError};
 use crate::moves::Move;
 use crate::nnue::Network;
 use crate::position::Position;
+use crate::record::notation;
+use crate::record::{Record, RecordError};
 use crate::search::{
     BestMove, Limits, Reporter, Score, SearchControl, SearchInfo, SearchOptions, Searcher,
     TimeOptions, TimePlan,
@@ -315,7 +315,7 @@ pub fn progress_line(
     let pad = |s: &str, w: usize| {
         format!(
             "{s}{}",
-            " ".repeat(w.saturating_sub(super::kif::display_width(s)))
+            " ".repeat(w.saturating_sub(crate::record::kif::display_width(s)))
         )
     };
     let line = format!(
@@ -404,7 +404,7 @@ pub fn annotate(record: &Record, analysis: &Analysis) -> Result<Record, RecordEr
 
 /// The summary: marked moves per side and the evaluation curve as text.
 pub fn summary(record: &Record, analysis: &Analysis) -> String {
-    let handicapped = super::handicap::is_handicap(&record.start_sfen);
+    let handicapped = crate::record::handicap::is_handicap(&record.start_sfen);
     let mut out = format!(
         "Moves losing more than {BLUNDER_CP} cp (??) or {DUBIOUS_CP} cp (?) from the mover's view:\n"
     );
@@ -425,7 +425,7 @@ pub fn summary(record: &Record, analysis: &Analysis) -> String {
         out.push_str(&format!(
             "  {} {}{}: {} ??, {} ?{}\n",
             notation::mark(color),
-            super::kakinoki::player_word(color, handicapped),
+            crate::record::kakinoki::player_word(color, handicapped),
             name.map(|n| format!(" {n}")).unwrap_or_default(),
             count(Mark::Blunder),
             count(Mark::Dubious),

@@ -1,8 +1,11 @@
 //! `gyoku convert` and `gyoku analyse`: argument parsing and file handling
 //! around the record readers, writers and the analysis.
 
-use super::analyse::{self, AnalyseOptions};
-use super::{FileFormat, Format, Record, RecordError};
+pub mod analyse;
+pub mod chart;
+
+use crate::record::{FileFormat, Format, Record, RecordError};
+use analyse::AnalyseOptions;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -93,11 +96,12 @@ fn write_output(path: &str, bytes: &[u8]) -> Result<(), String> {
 pub fn load(path: &str, flag: Option<&str>) -> Result<Record, String> {
     let format = file_format(path, flag)?;
     let bytes = read_input(path)?;
-    super::read(&bytes, format).map_err(|e| format!("{path}: {e}"))
+    crate::record::read(&bytes, format).map_err(|e| format!("{path}: {e}"))
 }
 
 fn save(record: &Record, path: &str, format: FileFormat) -> Result<(), String> {
-    let bytes = super::write(record, format).map_err(|e: RecordError| format!("{path}: {e}"))?;
+    let bytes =
+        crate::record::write(record, format).map_err(|e: RecordError| format!("{path}: {e}"))?;
     write_output(path, &bytes)
 }
 
@@ -131,7 +135,7 @@ pub fn convert(args: &[String]) -> i32 {
         Err(e) => return exit_code(Err(e), true),
     };
     let result = read_input(&input)
-        .and_then(|bytes| super::read(&bytes, from).map_err(|e| format!("{input}: {e}")))
+        .and_then(|bytes| crate::record::read(&bytes, from).map_err(|e| format!("{input}: {e}")))
         .and_then(|record| save(&record, &output, to));
     exit_code(result, false)
 }
@@ -211,9 +215,9 @@ fn output_format(path: &str) -> FileFormat {
     FileFormat {
         format: Format::Kif,
         encoding: if sjis {
-            super::Encoding::ShiftJis
+            crate::record::Encoding::ShiftJis
         } else {
-            super::Encoding::Utf8
+            crate::record::Encoding::Utf8
         },
     }
 }
@@ -249,7 +253,8 @@ fn run_analysis(
             print!("{summary}");
         }
         None => {
-            let text = super::write_str(&annotated, Format::Kif).map_err(|e| e.to_string())?;
+            let text =
+                crate::record::write_str(&annotated, Format::Kif).map_err(|e| e.to_string())?;
             write_output("-", text.as_bytes())?;
             eprint!("{summary}");
         }
