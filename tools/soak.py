@@ -29,6 +29,7 @@ plays P it gets `ponderhit` and its time counts from then, otherwise `stop`
 ponder hits and misses.
 
 usage: tools/soak.py GYOKU [--games 1000] [--first 1] [--concurrency 2] [--out DIR]
+       tools/soak.py - --summarize DIR/results.txt [MORE/results.txt ...]
            [--fsf /usr/games/fairy-stockfish] [--seed 1]
 Needs cshogi (pip) and ../shared/tools/match/match.py.
 """
@@ -37,6 +38,7 @@ import collections
 import os
 import queue
 import random
+import re
 import sys
 import threading
 import time
@@ -156,6 +158,54 @@ def overshoots(match, tc, times, first_side, mover):
     return out
 
 
+GAME_LINE = re.compile(
+    r"game +(\d+) tc=(\S+) +vs=(\S+) threads=(\d+) limit=\S+ ponder=(\S+) start=\S+ (\S+) "
+    r"\[(.*)\] plies=\d+ max_over=(-?\d+)ms rss=(\S+)->(\S+)kB errors=(\d+)")
+
+
+def summarize(paths):
+    """The summary of one or more results.txt files (chunks of one soak,
+    or a soak that was stopped before it printed its own)."""
+    games = 0
+    results = collections.Counter()
+    counts = collections.Counter()
+    worst = {}
+    rss = collections.defaultdict(list)  # threads -> [(game, rss_end_kb)]
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                m = GAME_LINE.match(line)
+                if not m:
+                    continue
+                n, tc, vs, threads, ponder, result, reason, over, r0, r1, errors = m.groups()
+                games += 1
+                results[result] += 1
+                ours = "gyoku" in reason or "died" in reason
+                counts["time_losses"] += ours and "on time" in reason
+                counts["illegal"] += ours and "illegal" in reason
+                counts["crashes"] += ours and ("crash" in reason or "died" in reason)
+                counts["errors"] += int(errors)
+                counts["ponder_games"] += ponder == "on"
+                counts["threads2_games"] += threads == "2"
+                counts["vs_fsf"] += vs == "fsf"
+                worst[tc] = max(worst.get(tc, -10**9), int(over))
+                if r1 != "None":
+                    rss[threads].append((int(n), int(r1)))
+    print(f"SUMMARY games={games} results={dict(results)} gyoku: time_losses={counts['time_losses']} "
+          f"illegal={counts['illegal']} crashes_or_hangs={counts['crashes']} "
+          f"info_string_errors={counts['errors']} (ponder on in {counts['ponder_games']}, "
+          f"Threads=2 in {counts['threads2_games']}, vs fairy-stockfish in {counts['vs_fsf']})")
+    for spec in TIME_CONTROLS:
+        if spec in worst:
+            print(f"  largest elapsed - allowed {spec}: {worst[spec]:+d} ms"
+                  f"{' (never over)' if worst[spec] <= 0 else ''}")
+    for threads, series in sorted(rss.items()):
+        series.sort()
+        (g0, r0), (g1, r1) = series[0], series[-1]
+        print(f"  RSS at game end, Threads={threads}: game {g0} {r0} kB, game {g1} {r1} kB, "
+              f"largest {max(r for _, r in series)} kB over {len(series)} games")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -170,7 +220,12 @@ def main():
     ap.add_argument("--openings", default=os.path.join(here, "../../shared/tools/match/openings.sfen"))
     ap.add_argument("--match-py", default=os.path.join(here, "../../shared/tools/match/match.py"))
     ap.add_argument("--out", help="folder for results.txt")
+    ap.add_argument("--summarize", nargs="+", metavar="RESULTS",
+                    help="only print the summary of these results.txt files (no games)")
     args = ap.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return 0
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.match_py)))
     import match  # noqa: E402
 

@@ -550,7 +550,10 @@ impl Engine {
         }
         match plan {
             Some(plan) => Some((plan.soft / 10).min(cap)),
-            None if limits.infinite || limits.ponder => Some(cap),
+            // Not while pondering: the solver's deadline is fixed when it
+            // starts, so a `ponderhit` during it could not cut it short, and
+            // a 100 ms solve would overrun a 100 ms byoyomi.
+            None if limits.infinite => Some(cap),
             None => None,
         }
     }
