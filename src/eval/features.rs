@@ -18,7 +18,7 @@
 //! The features fall in two parts. The piece-square part (material, hand,
 //! the placement tables, king placement) is a sum over single pieces, so
 //! the position keeps its weighted sum up to date move by move
-//! ([`super::psq`]); the dynamic part (attacks, king safety and the
+//! (`eval/psq.rs`); the dynamic part (attacks, king safety and the
 //! control map around each king, hanging pieces, tempo) depends on how
 //! pieces interact and is extracted per call.
 
