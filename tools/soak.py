@@ -159,7 +159,7 @@ def overshoots(match, tc, times, first_side, mover):
 
 
 GAME_LINE = re.compile(
-    r"game +(\d+) tc=(\S+) +vs=(\S+) threads=(\d+) limit=\S+ ponder=(\S+) start=\S+ (\S+) "
+    r"game +(\d+) tc=(\S+) +vs=(\S+) threads=(\d+)(?: hash=(\d+))? limit=\S+ ponder=(\S+) start=\S+ (\S+) "
     r"\[(.*)\] plies=\d+ max_over=(-?\d+)ms rss=(\S+)->(\S+)kB errors=(\d+)")
 
 
@@ -177,7 +177,7 @@ def summarize(paths):
                 m = GAME_LINE.match(line)
                 if not m:
                     continue
-                n, tc, vs, threads, ponder, result, reason, over, r0, r1, errors = m.groups()
+                n, tc, vs, threads, hash_mb, ponder, result, reason, over, r0, r1, errors = m.groups()
                 games += 1
                 results[result] += 1
                 ours = "gyoku" in reason or "died" in reason
@@ -190,7 +190,7 @@ def summarize(paths):
                 counts["vs_fsf"] += vs == "fsf"
                 worst[tc] = max(worst.get(tc, -10**9), int(over))
                 if r1 != "None":
-                    rss[threads].append((int(n), int(r1)))
+                    rss[(threads, hash_mb or "64")].append((int(n), int(r1)))
     print(f"SUMMARY games={games} results={dict(results)} gyoku: time_losses={counts['time_losses']} "
           f"illegal={counts['illegal']} crashes_or_hangs={counts['crashes']} "
           f"info_string_errors={counts['errors']} (ponder on in {counts['ponder_games']}, "
@@ -199,10 +199,10 @@ def summarize(paths):
         if spec in worst:
             print(f"  largest elapsed - allowed {spec}: {worst[spec]:+d} ms"
                   f"{' (never over)' if worst[spec] <= 0 else ''}")
-    for threads, series in sorted(rss.items()):
+    for (threads, hash_mb), series in sorted(rss.items()):
         series.sort()
         (g0, r0), (g1, r1) = series[0], series[-1]
-        print(f"  RSS at game end, Threads={threads}: game {g0} {r0} kB, game {g1} {r1} kB, "
+        print(f"  RSS at game end, Threads={threads} USI_Hash={hash_mb}: game {g0} {r0} kB, game {g1} {r1} kB, "
               f"largest {max(r for _, r in series)} kB over {len(series)} games")
 
 
@@ -266,10 +266,14 @@ def main():
             start = HANDICAPS[(i // 5) % len(HANDICAPS)] if i % 5 == 4 else openings[i % len(openings)]
             book = "true" if i % 4 < 2 else "false"
             ponder = i % 4 in (0, 3)
-            opts = [f"Threads={threads}", "USI_Hash=64", f"USI_OwnBook={book}",
+            hash_mb = 64 if (i // 7) % 2 == 0 else 32
+            opts = [f"Threads={threads}", f"USI_Hash={hash_mb}", f"USI_OwnBook={book}",
                     f"MaxMovesToDraw={256 if limit else 0}", f"USI_Ponder={'true' if ponder else 'false'}"]
-            key_a = ("gyoku-a", tuple(opts))
-            key_b = ("fsf",) if versus_fsf else ("gyoku-b", tuple(opts))
+            # One gyoku process per role for the whole soak: its options
+            # change between games (after gameover, then isready), as a GUI
+            # changes them.
+            key_a = ("gyoku-a",)
+            key_b = ("fsf",) if versus_fsf else ("gyoku-b",)
             log = Log()
             for key in (key_a, key_b):
                 e = engines.get(key)
@@ -279,9 +283,13 @@ def main():
                     if key[0] == "fsf":
                         e = match.Engine(args.fsf, "fsf", ["Threads=1", "Hash=64"])
                     else:
-                        e = match.Engine(args.gyoku, key[0], list(key[1]))
+                        e = match.Engine(args.gyoku, key[0], opts)
                     e.start()
                     engines[key] = e
+                elif key[0] != "fsf":
+                    for o in opts:
+                        name, _, value = o.partition("=")
+                        e.send(f"setoption name {name} value {value}")
             a, b = engines[key_a], engines[key_b]
             a.log = log
             b.log = log if not versus_fsf else None
@@ -327,9 +335,9 @@ def main():
                 if over:
                     worst[tc.spec] = max(worst.get(tc.spec, -1e18), max(over))
                 if rss_end:
-                    rss_series[(wid, key_a)].append((stats["games"], rss_end))
+                    rss_series[(wid, threads, hash_mb)].append((stats["games"], rss_end))
             emit(f"game {i + 1:4d} tc={tc.spec:<18} vs={'fsf' if versus_fsf else 'gyoku'} "
-                 f"threads={threads} limit={'256' if limit else '-'} ponder={'on' if ponder else 'off'} "
+                 f"threads={threads} hash={hash_mb} limit={'256' if limit else '-'} ponder={'on' if ponder else 'off'} "
                  f"start={'handicap' if i % 5 == 4 else 'even'} {g['result']} [{reason}] "
                  f"plies={g['plies']} max_over={max(over) if over else 0:.0f}ms "
                  f"rss={rss_start}->{rss_end}kB errors={len(gyoku_errors)} t={time.time() - t0:.0f}s")
@@ -360,7 +368,7 @@ def main():
         if len(series) >= 2:
             (g0, r0), (g1, r1) = series[0], series[-1]
             per100 = (r1 - r0) * 100.0 / max(1, g1 - g0)
-            emit(f"  RSS worker {key[0]} {key[1][0]} threads {key[1][1][0]}: {r0} -> {r1} kB over games "
+            emit(f"  RSS worker {key[0]} Threads={key[1]} USI_Hash={key[2]}: {r0} -> {r1} kB over games "
                  f"{g0}..{g1} ({per100:+.0f} kB per 100 games)")
     return 0
 

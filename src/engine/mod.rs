@@ -39,7 +39,8 @@ struct Job {
     control: Arc<SearchControl>,
     /// Set by `gameover`: the result is no longer wanted.
     silenced: Arc<AtomicBool>,
-    /// Set by the worker once its answer is out: it is about to return.
+    /// Set by the worker just before its answer goes out: it is about to
+    /// return, so joining it cannot block for long.
     answered: Arc<AtomicBool>,
     /// The `go` limits, to plan the clock at `ponderhit`.
     limits: Limits,
@@ -428,10 +429,12 @@ impl Engine {
                 {
                     std::thread::sleep(Duration::from_millis(1));
                 }
+                // Before the answer goes out: a command sent on seeing it
+                // must find the job done (joining waits for the print).
+                worker_answered.store(true, Ordering::Release);
                 if !worker_silenced.load(Ordering::Acquire) {
                     output.best_move(&best);
                 }
-                worker_answered.store(true, Ordering::Release);
                 Tools {
                     searcher: Some(searcher),
                     mate: solver,
@@ -486,10 +489,10 @@ impl Engine {
                     &mut |progress| output.mate_progress(progress),
                 );
                 solver.set_node_limit(None);
+                worker_answered.store(true, Ordering::Release);
                 if !worker_silenced.load(Ordering::Acquire) {
                     output.checkmate(&result);
                 }
-                worker_answered.store(true, Ordering::Release);
                 Tools {
                     searcher: None,
                     mate: Some(solver),
