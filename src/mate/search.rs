@@ -393,6 +393,16 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
     }
 }
 
+/// The threshold a best child gets from the second best's number `second`:
+/// `second * (1 + 1/4) + 1` (Pawlewicz and Lew's 1+ε trick) instead of
+/// `second + 1`. With `+ 1` alone two siblings of nearly equal numbers take
+/// turns, each search returning after a node or two and re-reading all
+/// siblings from the table (the seesaw effect), which on long problems
+/// costs most of the time; the slack lets the best child run longer.
+fn widen(second: u32) -> u32 {
+    second.saturating_add(second / 4).saturating_add(1)
+}
+
 /// The child to search next and its thresholds.
 fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (usize, u32, u32) {
     let number = |c: &Child| match node {
@@ -416,7 +426,7 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
             let others = v.dn - c.dn;
             (
                 best,
-                thpn.min(second.saturating_add(1)),
+                thpn.min(widen(second)),
                 thdn.saturating_sub(others).min(INFINITE),
             )
         }
@@ -425,7 +435,7 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
             (
                 best,
                 thpn.saturating_sub(others).min(INFINITE),
-                thdn.min(second.saturating_add(1)),
+                thdn.min(widen(second)),
             )
         }
     }
