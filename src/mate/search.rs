@@ -374,7 +374,7 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             if let Some(depth) = disproofs.map(|c| saturating_add(c.value.depth, 1)).max() {
                 return Value::disproven(depth, true);
             }
-            let pn = sum(|v| v.pn);
+            let pn = and_pn(children);
             if pn == 0 {
                 let len = children.iter().map(|c| c.value.len).max().unwrap_or(-1) + 1;
                 return Value::proven(len);
@@ -391,6 +391,43 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             }
         }
     }
+}
+
+/// An AND node's proof number: the sum over its children, except that the
+/// drops on one square count once, as the largest of them. Every drop
+/// between a distant checker and the king must be refuted, but they are
+/// refuted alike (take it, check again), so summing all seven kinds on each
+/// square of a long line made such a check look tens of times harder than
+/// it is and sent the attacker to worse checks (the futile-interposition
+/// blow-up); the real work still shows as each drop is searched in turn.
+fn and_pn(children: &[Child]) -> u32 {
+    let mut drops = [0u32; 81];
+    let mut total = 0u64;
+    for c in children {
+        if c.mv.is_drop() {
+            let slot = &mut drops[c.mv.to().index()];
+            *slot = (*slot).max(c.value.pn);
+        } else {
+            total += u64::from(c.value.pn);
+        }
+    }
+    total += drops.iter().map(|&n| u64::from(n)).sum::<u64>();
+    total.min(u64::from(INFINITE)) as u32
+}
+
+/// What child `i` adds to [`and_pn`]: its own number, or for a drop the
+/// largest number among the drops on its square.
+fn group_pn(children: &[Child], i: usize) -> u32 {
+    let c = &children[i];
+    if !c.mv.is_drop() {
+        return c.value.pn;
+    }
+    children
+        .iter()
+        .filter(|o| o.mv.is_drop() && o.mv.to() == c.mv.to())
+        .map(|o| o.value.pn)
+        .max()
+        .unwrap_or(c.value.pn)
 }
 
 /// The threshold a best child gets from the second best's number `second`:
@@ -431,7 +468,7 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
             )
         }
         Node::And => {
-            let others = v.pn - c.pn;
+            let others = v.pn - group_pn(children, best);
             (
                 best,
                 thpn.saturating_sub(others).min(INFINITE),
