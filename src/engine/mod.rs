@@ -398,6 +398,7 @@ impl Engine {
         );
         let handle = std::thread::Builder::new()
             .name("search".into())
+            .stack_size(crate::mate::SOLVER_STACK)
             .spawn(move || {
                 let mate = match (solver.as_mut(), mate_budget) {
                     (Some(solver), Some(budget)) => {
@@ -478,6 +479,7 @@ impl Engine {
         );
         let handle = std::thread::Builder::new()
             .name("mate".into())
+            .stack_size(crate::mate::SOLVER_STACK)
             .spawn(move || {
                 let result = solver.solve_reporting(
                     &position,

@@ -22,6 +22,7 @@ mod tt;
 #[cfg(test)]
 mod tests;
 
+pub use search::SOLVER_STACK;
 pub use setup::tsume_position;
 
 use crate::moves::Move;
