@@ -399,6 +399,7 @@ impl Engine {
         );
         let handle = std::thread::Builder::new()
             .name("search".into())
+            .stack_size(crate::mate::SOLVER_STACK)
             .spawn(move || {
                 let mate = match (solver.as_mut(), mate_budget) {
                     (Some(solver), Some(budget)) => {
@@ -481,6 +482,7 @@ impl Engine {
         );
         let handle = std::thread::Builder::new()
             .name("mate".into())
+            .stack_size(crate::mate::SOLVER_STACK)
             .spawn(move || {
                 let result = solver.solve_reporting(
                     &position,

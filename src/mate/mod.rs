@@ -22,6 +22,7 @@ mod tt;
 #[cfg(test)]
 mod tests;
 
+pub use search::SOLVER_STACK;
 pub use setup::tsume_position;
 
 use crate::moves::Move;
@@ -185,13 +186,23 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
         return MateResult::Timeout;
     };
     // Ask for a mate two plies shorter until there is none: the last
-    // length proven is the shortest.
+    // length proven is the shortest. A "none" that rests on repetitions may
+    // come from disproofs stored on other paths (graph history
+    // interaction), so it is asked again with those forgotten, as above.
+    let mut retries = 0;
     while length >= 3 {
         let v = searcher.mid(pos, root, length - 2, INFINITE, INFINITE);
-        if searcher.aborted || v.pn != 0 {
+        if searcher.aborted {
             break;
         }
-        length = v.len;
+        if v.pn == 0 {
+            length = v.len;
+        } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
+            retries += 1;
+            searcher.table.new_generation();
+        } else {
+            break;
+        }
     }
     // Rebuilding the line re-searches under the same clock; when it runs
     // out, any valid line the table still holds beats no answer.

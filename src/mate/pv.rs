@@ -14,11 +14,18 @@ use crate::moves::Move;
 use crate::position::Position;
 use std::time::{Duration, Instant};
 
-/// Longest line the walk follows before giving up (a proof never needs it).
-const MAX_LINE: usize = 1000;
+/// Longest line the walk follows before giving up (a proof never needs
+/// it: above the search's longest path, and Microcosmos, the longest
+/// classic problem, takes 1525 plies).
+const MAX_LINE: usize = 4000;
 
-/// How long the table-only walk may run once the clock has run out.
-const QUICK_LINE_LIMIT: Duration = Duration::from_millis(2);
+/// How long the table-only walk may run once the clock has run out: a
+/// base plus an allowance per ply of the line, since each ply generates
+/// and probes every move (a few microseconds each). A flat 2 ms cut off
+/// lines of a few hundred plies, so a long mate proven just before the
+/// deadline was reported as a timeout.
+const QUICK_LINE_BASE: Duration = Duration::from_millis(2);
+const QUICK_LINE_PER_PLY: Duration = Duration::from_micros(50);
 
 /// How a walk picks its moves.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -42,14 +49,16 @@ pub(crate) fn principal_variation(
 }
 
 /// A mating line read from the table alone (stored lengths trusted, no
-/// search), given up after [`QUICK_LINE_LIMIT`]: the fallback when time
-/// ran out before [`principal_variation`] finished.
+/// search), given up after [`QUICK_LINE_BASE`] plus [`QUICK_LINE_PER_PLY`]
+/// per ply of `budget`: the fallback when time ran out before
+/// [`principal_variation`] finished.
 pub(crate) fn quick_line(
     searcher: &mut Searcher,
     pos: &mut Position,
     budget: i32,
 ) -> Option<Vec<Move>> {
-    let limit = Instant::now() + QUICK_LINE_LIMIT;
+    let plies = u32::try_from(budget.clamp(0, MAX_LINE as i32)).unwrap_or(0);
+    let limit = Instant::now() + QUICK_LINE_BASE + QUICK_LINE_PER_PLY * plies;
     walk(searcher, pos, budget, Mode::Quick, Some(limit))
 }
 

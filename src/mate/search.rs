@@ -30,8 +30,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Paths longer than this are cut (as a path-dependent disproof) so the
-/// recursion stays within the stack.
-const MAX_PATH: usize = 400;
+/// recursion stays within the stack. A [`Searcher::mid`] frame takes about
+/// 640 bytes in a release build (the move list lives in
+/// [`Searcher::expand`]'s frame), so 1800 plies need some 1.2 MB; the
+/// engine gives its solver threads [`SOLVER_STACK`]. Long enough for the
+/// longest classic problem (Microcosmos, 1525 plies): at 400 nothing over
+/// 400 plies could ever be proven.
+const MAX_PATH: usize = 1800;
+
+/// Stack size for a thread that runs the solver (see [`MAX_PATH`]).
+pub const SOLVER_STACK: usize = 64 << 20;
 /// How often (in nodes) the stop flag and the deadline are polled. A node
 /// costs about 5 us on long problems, so 1024 let a deadline slip by 5 ms;
 /// reading the clock every 16 nodes costs well under 1%.
@@ -203,13 +211,14 @@ impl Searcher<'_> {
         if self.path.len() >= MAX_PATH {
             return Value::disproven(UNLIMITED, true);
         }
-        let moves = node.moves(pos);
-        if let Some(v) = terminal(node, budget, &moves) {
-            self.table.store(key, hand, v, 1);
-            return v;
-        }
+        let mut children = match self.expand(pos, node, budget) {
+            Ok(children) => children,
+            Err(v) => {
+                self.table.store(key, hand, v, 1);
+                return v;
+            }
+        };
         self.path.push(pos.key());
-        let mut children = self.expand(pos, node, budget, &moves);
         let start_nodes = self.nodes;
         let result = loop {
             let v = aggregate(node, budget, &children);
@@ -236,15 +245,21 @@ impl Searcher<'_> {
         result
     }
 
-    fn expand(
-        &mut self,
-        pos: &mut Position,
-        node: Node,
-        budget: i32,
-        moves: &MoveList,
-    ) -> Vec<Child> {
+    /// The children of `node`, or its value when its move list alone
+    /// decides it. Kept out of line so that the move list (a few kB) lives
+    /// in this short-lived frame and not in every frame of the [`mid`]
+    /// recursion, which must reach [`MAX_PATH`] plies within a thread's
+    /// stack.
+    ///
+    /// [`mid`]: Searcher::mid
+    #[inline(never)]
+    fn expand(&mut self, pos: &mut Position, node: Node, budget: i32) -> Result<Vec<Child>, Value> {
+        let moves = node.moves(pos);
+        if let Some(v) = terminal(node, budget, &moves) {
+            return Err(v);
+        }
         let mut children = Vec::with_capacity(moves.len());
-        for &mv in moves {
+        for &mv in &moves {
             let child_node = node.child(mv);
             let (child_budget, discount) = node.child_budget(pos, mv, budget);
             pos.do_move(mv);
@@ -268,7 +283,7 @@ impl Searcher<'_> {
                 value,
             });
         }
-        children
+        Ok(children)
     }
 
     /// Sends a progress report if one is due (polled with the clock).
@@ -320,7 +335,9 @@ fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
     }
 }
 
-/// The node's value from its children's.
+/// The node's value from its children's (out of line: its scratch space
+/// stays out of the [`Searcher::mid`] recursion's frames).
+#[inline(never)]
 fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
     let sum = |f: fn(&Value) -> u32| {
         children
@@ -374,7 +391,7 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             if let Some(depth) = disproofs.map(|c| saturating_add(c.value.depth, 1)).max() {
                 return Value::disproven(depth, true);
             }
-            let pn = sum(|v| v.pn);
+            let pn = and_pn(children);
             if pn == 0 {
                 let len = children.iter().map(|c| c.value.len).max().unwrap_or(-1) + 1;
                 return Value::proven(len);
@@ -393,7 +410,55 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
     }
 }
 
+/// An AND node's proof number: the sum over its children, except that the
+/// drops on one square count once, as the largest of them. Every drop
+/// between a distant checker and the king must be refuted, but they are
+/// refuted alike (take it, check again), so summing all seven kinds on each
+/// square of a long line made such a check look tens of times harder than
+/// it is and sent the attacker to worse checks (the futile-interposition
+/// blow-up); the real work still shows as each drop is searched in turn.
+fn and_pn(children: &[Child]) -> u32 {
+    let mut drops = [0u32; 81];
+    let mut total = 0u64;
+    for c in children {
+        if c.mv.is_drop() {
+            let slot = &mut drops[c.mv.to().index()];
+            *slot = (*slot).max(c.value.pn);
+        } else {
+            total += u64::from(c.value.pn);
+        }
+    }
+    total += drops.iter().map(|&n| u64::from(n)).sum::<u64>();
+    total.min(u64::from(INFINITE)) as u32
+}
+
+/// What child `i` adds to [`and_pn`]: its own number, or for a drop the
+/// largest number among the drops on its square.
+fn group_pn(children: &[Child], i: usize) -> u32 {
+    let c = &children[i];
+    if !c.mv.is_drop() {
+        return c.value.pn;
+    }
+    children
+        .iter()
+        .filter(|o| o.mv.is_drop() && o.mv.to() == c.mv.to())
+        .map(|o| o.value.pn)
+        .max()
+        .unwrap_or(c.value.pn)
+}
+
+/// The threshold a best child gets from the second best's number `second`:
+/// `second * (1 + 1/4) + 1` (Pawlewicz and Lew's 1+ε trick) instead of
+/// `second + 1`. With `+ 1` alone two siblings of nearly equal numbers take
+/// turns, each search returning after a node or two and re-reading all
+/// siblings from the table (the seesaw effect), which on long problems
+/// costs most of the time; the slack lets the best child run longer.
+fn widen(second: u32) -> u32 {
+    second.saturating_add(second / 4).saturating_add(1)
+}
+
 /// The child to search next and its thresholds.
+#[inline(never)]
 fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (usize, u32, u32) {
     let number = |c: &Child| match node {
         Node::Or { .. } => c.value.pn,
@@ -416,16 +481,16 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
             let others = v.dn - c.dn;
             (
                 best,
-                thpn.min(second.saturating_add(1)),
+                thpn.min(widen(second)),
                 thdn.saturating_sub(others).min(INFINITE),
             )
         }
         Node::And => {
-            let others = v.pn - c.pn;
+            let others = v.pn - group_pn(children, best);
             (
                 best,
                 thpn.saturating_sub(others).min(INFINITE),
-                thdn.min(second.saturating_add(1)),
+                thdn.min(widen(second)),
             )
         }
     }
