@@ -210,22 +210,16 @@ fn consideration_mode_keeps_analysing() {
 fn infinite_with_no_legal_move_waits_for_stop() {
     let mut e = Engine::start();
     e.send("position sfen 4k4/9/9/9/9/9/4s4/4g4/4K4 b - 1");
-    e.send("go infinite");
-    let early = e.drain(300);
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
-    e.send("stop");
-    assert_eq!(e.bestmove(5).0, "resign");
-    e.send("go ponder btime 1000 wtime 1000 byoyomi 100");
-    let early = e.drain(300);
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
-    e.send("stop");
-    assert_eq!(e.bestmove(5).0, "resign");
+    for go in ["go infinite", "go ponder btime 1000 wtime 1000 byoyomi 100"] {
+        e.send(go);
+        let early = e.drain(300);
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: {early:?}"
+        );
+        e.send("stop");
+        assert_eq!(e.bestmove(5).0, "resign", "{go}");
+    }
 }
 
 /// Between games a GUI may resize the hash and change the threads

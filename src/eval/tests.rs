@@ -114,29 +114,8 @@ pub(crate) fn all_test_positions() -> Vec<Position> {
         .iter()
         .map(|s| Position::from_sfen(s).expect("test sfen"))
         .collect();
-    positions.extend(sample_positions(300, 7));
+    positions.extend(crate::movegen::sample::sample_positions(300, 7));
     positions
-}
-
-/// Positions along seeded random games from the start, every seventh ply
-/// (the walk of `gyoku evalbench`, which the evaluation cannot import).
-fn sample_positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        for ply in 0..200 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.do_move(moves[rng.below(moves.len())]);
-            if ply % 7 == 6 && out.len() < count {
-                out.push(Position::from_sfen(&pos.to_sfen()).expect("own sfen parses"));
-            }
-        }
-    }
-    out
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //! `count.rs`) counts the same moves without listing them.
 
 mod count;
+pub mod sample;
 mod staged;
 
 use crate::attacks::{self, aligned, between, line};

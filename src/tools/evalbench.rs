@@ -4,6 +4,7 @@
 //! the linear evaluation and, with `--evalfile`, a network (both kernels).
 
 use crate::eval::{evaluate, EvalStack};
+use crate::movegen::sample::sample_positions;
 use crate::moves::Move;
 use crate::nnue::{Kernel, Network};
 use crate::position::Position;
@@ -11,27 +12,6 @@ use crate::util::rng::SplitMix64;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Positions for the benchmark: random games from the start position
-/// (seeded), sampled every few plies, so opening to endgame shapes appear.
-pub fn sample_positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        for ply in 0..200 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.do_move(moves[rng.below(moves.len())]);
-            if ply % 7 == 6 && out.len() < count {
-                out.push(Position::from_sfen(&pos.to_sfen()).expect("own sfen parses"));
-            }
-        }
-    }
-    out
-}
 
 /// Median nanoseconds per call over `passes` passes of `positions`.
 pub fn measure(positions: &[Position], passes: usize) -> f64 {

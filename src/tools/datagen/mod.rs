@@ -98,15 +98,7 @@ fn parse_chunks(text: &str) -> Option<std::ops::Range<u64>> {
 }
 
 fn parse_config(args: &[String], threads: usize) -> Result<GensfenConfig, String> {
-    let mut flags = HashMap::new();
-    let mut iter = args.iter();
-    while let Some(name) = iter.next() {
-        let key = name
-            .strip_prefix("--")
-            .ok_or_else(|| format!("expected a --flag, got '{name}'"))?;
-        let value = iter.next().ok_or_else(|| format!("{name} needs a value"))?;
-        flags.insert(key.to_string(), value.clone());
-    }
+    let mut flags = crate::tools::tune::parse_flags(args)?;
     fn get<T: std::str::FromStr>(
         flags: &mut HashMap<String, String>,
         name: &str,
