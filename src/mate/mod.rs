@@ -63,11 +63,26 @@ const REPETITION_RETRIES: usize = 3;
 /// Length limits up to this are tried one by one before an unlimited search.
 const DEEPENING_LIMIT: i32 = 9;
 
+/// Where the nodes of the last solve went, phase by phase (for
+/// `gyoku mate-suite`, which shows where a long problem spends its time).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Length of the first mate proven (0 if none).
+    pub first_len: i32,
+    /// Nodes until that first proof.
+    pub proof_nodes: u64,
+    /// Nodes spent asking for shorter mates after it.
+    pub shrink_nodes: u64,
+    /// Nodes spent reading the line out.
+    pub line_nodes: u64,
+}
+
 /// A df-pn tsume solver with its own transposition table.
 pub struct MateSolver {
     table: MateTable,
     nodes: u64,
     node_limit: Option<u64>,
+    stats: SolveStats,
 }
 
 impl MateSolver {
@@ -77,6 +92,7 @@ impl MateSolver {
             table: MateTable::new(hash_mb),
             nodes: 0,
             node_limit: None,
+            stats: SolveStats::default(),
         }
     }
 
@@ -99,6 +115,11 @@ impl MateSolver {
     /// Nodes searched by the last `solve`.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// How the last `solve`'s nodes split between its phases.
+    pub fn stats(&self) -> SolveStats {
+        self.stats
     }
 
     /// Looks for the shortest forced mate by the side to move in `pos`.
@@ -142,13 +163,14 @@ impl MateSolver {
                 report,
             },
         };
-        let result = solve_with(&mut searcher, &mut pos);
+        self.stats = SolveStats::default();
+        let result = solve_with(&mut searcher, &mut pos, &mut self.stats);
         self.nodes = searcher.nodes;
         result
     }
 }
 
-fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
+fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStats) -> MateResult {
     let root = Node::Or { bonus: None };
     let mut length = None;
     // Short mates are found fastest by raising the length limit step by
@@ -185,6 +207,8 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
     let Some(mut length) = length else {
         return MateResult::Timeout;
     };
+    stats.first_len = length;
+    stats.proof_nodes = searcher.nodes;
     // Ask for a mate two plies shorter until there is none: the last
     // length proven is the shortest. A "none" that rests on repetitions may
     // come from disproofs stored on other paths (graph history
@@ -204,9 +228,12 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position) -> MateResult {
             break;
         }
     }
+    stats.shrink_nodes = searcher.nodes - stats.proof_nodes;
     // Rebuilding the line re-searches under the same clock; when it runs
     // out, any valid line the table still holds beats no answer.
-    if let Some(line) = pv::principal_variation(searcher, pos, length) {
+    let line = pv::principal_variation(searcher, pos, length);
+    stats.line_nodes = searcher.nodes - stats.proof_nodes - stats.shrink_nodes;
+    if let Some(line) = line {
         if is_valid_mate(pos, &line) {
             return MateResult::Mate(line);
         }

@@ -91,6 +91,22 @@ impl Node {
         }
     }
 
+    /// What [`Node::key`] and [`Node::attacker_hand`] give for the child
+    /// reached by the legal move `m` from this node in `pos`, and the
+    /// child's full position key, all without playing `m`.
+    pub(crate) fn child_keys(self, pos: &Position, m: Move) -> (u64, Hand, u64) {
+        let board = pos.board_key_after(m);
+        let (key, hand) = match self.child(m) {
+            Node::Or { bonus: Some(sq) } => (
+                board ^ BONUS_SALT.wrapping_mul(sq.index() as u64 + 1),
+                pos.hand(!pos.side_to_move()),
+            ),
+            Node::Or { bonus: None } => (board, pos.hand(!pos.side_to_move())),
+            Node::And => (board, pos.hand_after(m)),
+        };
+        (key, hand, pos.key_after(m))
+    }
+
     /// The attacker's hand in `pos`.
     pub(crate) fn attacker_hand(self, pos: &Position) -> Hand {
         match self {
@@ -101,11 +117,10 @@ impl Node {
 
     /// The moves searched here: checks at OR nodes, all moves at AND nodes.
     pub(crate) fn moves(self, pos: &Position) -> MoveList {
-        let mut list = pos.legal_moves();
-        if let Node::Or { .. } = self {
-            list.retain(|m| pos.gives_check(*m));
+        match self {
+            Node::Or { .. } => pos.legal_checks(),
+            Node::And => pos.legal_moves(),
         }
-        list
     }
 }
 
@@ -260,21 +275,21 @@ impl Searcher<'_> {
         if let Some(v) = terminal(node, budget, &moves) {
             return Err(v);
         }
+        // Two passes: the keys first, each bucket prefetched, then the
+        // probes, so the table's cache misses overlap instead of queueing.
         let mut children = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let child_node = node.child(mv);
             let (child_budget, discount) = node.child_budget(pos, mv, budget);
-            pos.do_move(mv);
-            let repeated = self.path.contains(&pos.key());
-            let key = child_node.key(pos);
-            let hand = child_node.attacker_hand(pos);
-            pos.undo_move(mv);
-            let settled = if repeated {
+            let (key, hand, full_key) = node.child_keys(pos, mv);
+            let settled = if self.path.contains(&full_key) {
                 Some(Value::disproven(UNLIMITED, true))
             } else {
                 cutoff(child_node, child_budget)
             };
-            let value = settled.unwrap_or_else(|| self.table.probe(key, hand, child_budget));
+            if settled.is_none() {
+                self.table.prefetch(key);
+            }
             children.push(Child {
                 mv,
                 key,
@@ -282,8 +297,11 @@ impl Searcher<'_> {
                 budget: child_budget,
                 discount,
                 settled: settled.is_some(),
-                value,
+                value: settled.unwrap_or(Value::UNKNOWN),
             });
+        }
+        for c in children.iter_mut().filter(|c| !c.settled) {
+            c.value = self.table.probe(c.key, c.hand, c.budget);
         }
         Ok(children)
     }

@@ -8,9 +8,12 @@
 //! pawn-drop-mate (uchifuzume) test. [`Position::count_legal`] (in
 //! `count.rs`) counts the same moves without listing them.
 
+mod checks;
 mod count;
 pub mod sample;
 mod staged;
+
+pub use checks::CheckTest;
 
 use crate::attacks::{self, aligned, between, line};
 use crate::bitboard::Bitboard;

@@ -354,6 +354,28 @@ impl Position {
         self.key() ^ board ^ hand
     }
 
+    /// The board key ([`Position::board_key`]) after the legal move `m`,
+    /// without playing it.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        self.board_key() ^ self.key_changes(m).0
+    }
+
+    /// The mover's hand after the legal move `m`, without playing it.
+    #[inline]
+    pub fn hand_after(&self, m: Move) -> Hand {
+        let mut hand = self.hands[self.side.index()];
+        if let Some(kind) = m.dropped_kind() {
+            hand.remove(kind);
+        } else {
+            let captured = self.board[m.to().index()];
+            if !captured.is_none() {
+                hand.add(captured.kind_unchecked().unpromote());
+            }
+        }
+        hand
+    }
+
     /// What the legal move `m` XORs into the board key (side to move
     /// included) and into the hand key: the one place both
     /// [`Position::do_move`] and [`Position::key_after`] take them from.

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]";
+const USAGE: &str = "gyoku mate-suite <file> [--time-ms N] [--nodes N] [--hash-mb N] [--out FILE]";
 
 /// One problem of a suite.
 #[derive(Clone, Debug)]
@@ -84,6 +84,7 @@ enum Verdict {
 struct Options {
     file: String,
     time_ms: u64,
+    nodes: Option<u64>,
     hash_mb: usize,
     out: Option<String>,
 }
@@ -93,6 +94,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         file: String::new(),
         time_ms: 5000,
+        nodes: None,
         hash_mb: 64,
         out: None,
     };
@@ -103,6 +105,10 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             "--time-ms" => {
                 let v = value("--time-ms")?;
                 options.time_ms = v.parse().map_err(|_| format!("bad --time-ms '{v}'"))?;
+            }
+            "--nodes" => {
+                let v = value("--nodes")?;
+                options.nodes = Some(v.parse().map_err(|_| format!("bad --nodes '{v}'"))?);
             }
             "--hash-mb" => {
                 let v = value("--hash-mb")?;
@@ -150,6 +156,7 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     let mut solver = MateSolver::new(options.hash_mb);
+    solver.set_node_limit(options.nodes);
     let mut verdicts = Vec::new();
     let mut times = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
@@ -172,11 +179,17 @@ pub fn run(args: &[String]) -> i32 {
         } else {
             "FAIL"
         };
+        let stats = solver.stats();
         println!(
-            "{tag} #{:<4} {:>7} found {found:>7} known {known:>3} {ms:>9.1} ms {:>10} nodes",
+            "{tag} #{:<4} {:>7} found {found:>7} known {known:>3} {ms:>9.1} ms {:>10} nodes \
+             (first proof {} plies at {}, shrink {}, line {})",
             i + 1,
             format!("{verdict:?}"),
-            solver.nodes()
+            solver.nodes(),
+            stats.first_len,
+            stats.proof_nodes,
+            stats.shrink_nodes,
+            stats.line_nodes
         );
         if let (Some(file), MateResult::Mate(line)) = (out.as_mut(), &result) {
             let moves: Vec<String> = line.iter().map(ToString::to_string).collect();
