@@ -209,6 +209,11 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     };
     stats.first_len = length;
     stats.proof_nodes = searcher.nodes;
+    // The line of each proof is read from the table at once (no search, a
+    // few milliseconds) and kept: later searches may overwrite parts of the
+    // proof, and when the clock runs out this is the answer.
+    let mut fallback = None;
+    remember_line(searcher, pos, length, &mut fallback);
     // Ask for a mate two plies shorter until there is none: the last
     // length proven is the shortest. A "none" that rests on repetitions may
     // come from disproofs stored on other paths (graph history
@@ -221,6 +226,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         }
         if v.pn == 0 {
             length = v.len;
+            remember_line(searcher, pos, length, &mut fallback);
         } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
             retries += 1;
             searcher.table.new_generation();
@@ -238,9 +244,28 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
             return MateResult::Mate(line);
         }
     }
-    match pv::quick_line(searcher, pos, length) {
-        Some(line) if is_valid_mate(pos, &line) => MateResult::Mate(line),
-        _ => MateResult::Timeout,
+    remember_line(searcher, pos, length, &mut fallback);
+    fallback.map_or(MateResult::Timeout, MateResult::Mate)
+}
+
+/// Keeps in `best` the shorter of it and the line the table gives for a
+/// mate within `length` plies, if that line is a valid mate.
+fn remember_line(
+    searcher: &mut Searcher,
+    pos: &mut Position,
+    length: i32,
+    best: &mut Option<Vec<Move>>,
+) {
+    let line = if searcher.aborted {
+        pv::quick_line(searcher, pos, length)
+    } else {
+        pv::proof_line(searcher, pos, length)
+    };
+    if let Some(line) = line {
+        let shorter = best.as_ref().is_none_or(|b| line.len() < b.len());
+        if shorter && is_valid_mate(pos, &line) {
+            *best = Some(line);
+        }
     }
 }
 

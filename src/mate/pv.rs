@@ -34,6 +34,9 @@ enum Mode {
     Exact,
     /// Stored lengths only, no search (any valid mating line).
     Quick,
+    /// Stored lengths, but a node whose proof was overwritten is proved
+    /// again (any valid mating line, as long as the clock allows).
+    Repair,
 }
 
 /// The line from `pos` (an OR node whose shortest mate is exactly `budget`
@@ -48,18 +51,38 @@ pub(crate) fn principal_variation(
     walk(searcher, pos, budget, Mode::Exact, None)
 }
 
+/// A valid mating line within `budget` plies (not necessarily the
+/// shortest), read from the table and re-proving what was overwritten, up
+/// to the solver's deadline: each proof's answer, kept in case the clock
+/// runs out later.
+pub(crate) fn proof_line(
+    searcher: &mut Searcher,
+    pos: &mut Position,
+    budget: i32,
+) -> Option<Vec<Move>> {
+    walk(searcher, pos, budget, Mode::Repair, None)
+}
+
 /// A mating line read from the table alone (stored lengths trusted, no
-/// search), given up after [`QUICK_LINE_BASE`] plus [`QUICK_LINE_PER_PLY`]
-/// per ply of `budget`: the fallback when time ran out before
-/// [`principal_variation`] finished.
+/// search). Once the solve was stopped it is given up after
+/// [`QUICK_LINE_BASE`] plus [`QUICK_LINE_PER_PLY`] per ply of `budget`
+/// (the fallback when time ran out before [`principal_variation`]
+/// finished); before that, at the deadline.
 pub(crate) fn quick_line(
     searcher: &mut Searcher,
     pos: &mut Position,
     budget: i32,
 ) -> Option<Vec<Move>> {
     let plies = u32::try_from(budget.clamp(0, MAX_LINE as i32)).unwrap_or(0);
-    let limit = Instant::now() + QUICK_LINE_BASE + QUICK_LINE_PER_PLY * plies;
-    walk(searcher, pos, budget, Mode::Quick, Some(limit))
+    let grace = Instant::now() + QUICK_LINE_BASE + QUICK_LINE_PER_PLY * plies;
+    // Before the deadline the walk may use all the time left; after it,
+    // only the grace period.
+    let limit = match searcher.deadline {
+        Some(deadline) if !searcher.aborted => Some(deadline.max(grace)),
+        None if !searcher.aborted => None,
+        _ => Some(grace),
+    };
+    walk(searcher, pos, budget, Mode::Quick, limit)
 }
 
 fn walk(
@@ -87,9 +110,13 @@ fn walk(
         let choice = match (node, mode) {
             (Node::Or { .. }, _) => shortest(searcher, pos, node, budget, &moves, mode),
             (Node::And, Mode::Exact) => longest_exact(searcher, pos, budget, &moves),
-            (Node::And, Mode::Quick) => {
-                let proven = proven_children(searcher, pos, node, budget, &moves);
-                if proven.len() == moves.len() {
+            (Node::And, Mode::Quick | Mode::Repair) => {
+                let mut proven = proven_children(searcher, pos, node, budget, &moves);
+                if proven.len() < moves.len() && mode == Mode::Repair {
+                    searcher.mid(pos, node, budget, INFINITE, INFINITE);
+                    proven = proven_children(searcher, pos, node, budget, &moves);
+                }
+                if proven.len() == moves.len() && !searcher.aborted {
                     longest_stored(&proven)
                 } else {
                     None
@@ -152,7 +179,7 @@ fn shortest(
         if let Some(&(mv, len, _, _)) = proven.iter().min_by_key(|c| c.1 - c.2) {
             return Some((mv, len));
         }
-        if attempt == 0 && mode == Mode::Exact {
+        if attempt == 0 && mode != Mode::Quick {
             // Part of the proof was overwritten: prove this node again.
             searcher.mid(pos, node, budget, INFINITE, INFINITE);
             if searcher.aborted {

@@ -250,7 +250,9 @@ impl Searcher<'_> {
             children[best].value = value;
             for (i, other) in children.iter_mut().enumerate() {
                 if i != best && !other.settled {
-                    other.value = self.table.probe(other.key, other.hand, other.budget);
+                    if let Some(v) = self.table.probe_known(other.key, other.hand, other.budget) {
+                        other.value = v;
+                    }
                 }
             }
         };
@@ -301,7 +303,31 @@ impl Searcher<'_> {
             });
         }
         for c in children.iter_mut().filter(|c| !c.settled) {
-            c.value = self.table.probe(c.key, c.hand, c.budget);
+            c.value = match self.table.probe_known(c.key, c.hand, c.budget) {
+                Some(v) => v,
+                None if node == Node::And => Value::UNKNOWN,
+                None => {
+                    // df-pn+: a check the defender has few answers to is
+                    // closer to a proof. The estimate is the number of
+                    // evasions, drops on one square counted once as in
+                    // `and_pn`; none at all is mate.
+                    pos.do_move(c.mv);
+                    let evasions = evasion_estimate(pos);
+                    pos.undo_move(c.mv);
+                    let value = if evasions == 0 {
+                        Value::proven(0)
+                    } else {
+                        Value {
+                            pn: evasions,
+                            ..Value::UNKNOWN
+                        }
+                    };
+                    // Stored so that the next expansion of this node reads
+                    // it back instead of playing the move again.
+                    self.table.store(c.key, c.hand, value, 1);
+                    value
+                }
+            };
         }
         Ok(children)
     }
@@ -326,6 +352,12 @@ impl Searcher<'_> {
     fn should_abort(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+}
+
+/// The defender's replies in `pos` (in check), with the drops onto one
+/// square counted once: the proof number its node gets once expanded.
+fn evasion_estimate(pos: &Position) -> u32 {
+    pos.count_legal_drops_by_square() as u32
 }
 
 /// A node decided by its budget alone, before generating moves.

@@ -164,6 +164,13 @@ impl MateTable {
     /// What is known about `key` with attacker hand `hand` when looking for
     /// a mate within `budget` plies.
     pub(crate) fn probe(&self, key: u64, hand: Hand, budget: i32) -> Value {
+        self.probe_known(key, hand, budget)
+            .unwrap_or(Value::UNKNOWN)
+    }
+
+    /// [`MateTable::probe`], or `None` when the table knows nothing that
+    /// applies (so the caller may keep an estimate of its own).
+    pub(crate) fn probe_known(&self, key: u64, hand: Hand, budget: i32) -> Option<Value> {
         let mut best_proof = i32::MAX;
         // Deepest disproofs that apply: absolute ones and path-dependent ones.
         let mut absolute = i32::MIN;
@@ -189,22 +196,19 @@ impl MateTable {
             }
         }
         if best_proof <= budget {
-            return Value::proven(best_proof);
+            return Some(Value::proven(best_proof));
         }
         if absolute >= budget {
-            return Value::disproven(absolute, false);
+            return Some(Value::disproven(absolute, false));
         }
         if dependent >= budget {
-            return Value::disproven(dependent, true);
+            return Some(Value::disproven(dependent, true));
         }
-        match exact {
-            Some(e) => Value {
-                pn: e.pn.max(1),
-                dn: e.dn.max(1),
-                ..Value::UNKNOWN
-            },
-            None => Value::UNKNOWN,
-        }
+        exact.map(|e| Value {
+            pn: e.pn.max(1),
+            dn: e.dn.max(1),
+            ..Value::UNKNOWN
+        })
     }
 
     /// Records the outcome of a search of `key`/`hand` that cost `work` nodes.

@@ -71,6 +71,17 @@ impl Position {
     /// `self.legal_moves().len()`, but computed without materialising
     /// the moves (see the module docs of `movegen::count`).
     pub fn count_legal(&self) -> usize {
+        self.count_moves(false)
+    }
+
+    /// [`Position::count_legal`] with all drops onto one square counted as
+    /// one move: how the tsume solver estimates the work an evasion takes
+    /// (interpositions on one square are refuted alike).
+    pub fn count_legal_drops_by_square(&self) -> usize {
+        self.count_moves(true)
+    }
+
+    fn count_moves(&self, drops_by_square: bool) -> usize {
         let us = self.side;
         let own = self.by_color[us.index()];
         let checkers = self.checkers();
@@ -85,7 +96,11 @@ impl Position {
             (!own, !self.occupied())
         };
         n += self.count_piece_moves(board_targets, checkers.is_nonempty());
-        n += self.count_drops(drop_targets);
+        n += if drops_by_square {
+            self.drop_squares(drop_targets).count()
+        } else {
+            self.count_drops(drop_targets)
+        };
         n as usize
     }
 
@@ -150,6 +165,42 @@ impl Position {
     }
 
     /// Drops onto the empty squares in `targets`.
+    /// The squares of `targets` some piece in hand may legally drop on.
+    fn drop_squares(&self, targets: Bitboard) -> Bitboard {
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand.is_empty() || targets.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let free = [
+            PieceType::Silver,
+            PieceType::Gold,
+            PieceType::Bishop,
+            PieceType::Rook,
+        ];
+        if free.iter().any(|&kind| hand.has(kind)) {
+            return targets;
+        }
+        let mut squares = Bitboard::EMPTY;
+        for kind in [PieceType::Lance, PieceType::Knight] {
+            if hand.has(kind) {
+                squares |= targets - dead_squares(us, kind);
+            }
+        }
+        if hand.has(PieceType::Pawn) {
+            let mut pawn_targets =
+                targets - dead_squares(us, PieceType::Pawn) - self.pawn_files(us);
+            let mate_square = self.pawn_check_square(us.flip());
+            if (pawn_targets & mate_square).is_nonempty()
+                && self.is_pawn_drop_mate(mate_square.lsb())
+            {
+                pawn_targets = pawn_targets - mate_square;
+            }
+            squares |= pawn_targets;
+        }
+        squares
+    }
+
     fn count_drops(&self, targets: Bitboard) -> u32 {
         let us = self.side;
         let hand = self.hands[us.index()];
@@ -195,6 +246,17 @@ mod tests {
     fn check_tree(pos: &mut Position, depth: u32) {
         let moves = pos.legal_moves();
         assert_eq!(pos.count_legal(), moves.len(), "{}", pos.to_sfen());
+        let mut drop_squares = crate::bitboard::Bitboard::EMPTY;
+        for m in moves.iter().filter(|m| m.is_drop()) {
+            drop_squares |= crate::bitboard::Bitboard::from_square(m.to());
+        }
+        let board_moves = moves.iter().filter(|m| !m.is_drop()).count();
+        assert_eq!(
+            pos.count_legal_drops_by_square(),
+            board_moves + drop_squares.count() as usize,
+            "{}",
+            pos.to_sfen()
+        );
         if depth == 0 {
             return;
         }
