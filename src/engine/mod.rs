@@ -493,6 +493,15 @@ impl Engine {
                 solver.set_node_limit(None);
                 worker_answered.store(true, Ordering::Release);
                 if !worker_silenced.load(Ordering::Acquire) {
+                    if let MateResult::Mate(line) = &result {
+                        if !solver.stats().shortest {
+                            output.info_string(&format!(
+                                "mate in {} plies, the shortest proven so far: time ran out \
+                                 before a shorter mate was ruled out",
+                                line.len()
+                            ));
+                        }
+                    }
                     output.checkmate(&result);
                 }
                 Tools {

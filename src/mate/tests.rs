@@ -89,3 +89,32 @@ fn mate_in_one_is_found() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_mate_cut_short_while_shortening_is_returned_but_not_claimed_shortest() {
+    // Microcosmos after 1508 plies: a 17-ply mate.
+    let sfen =
+        "3+P+P+P+P+L1/1g7/1n2ppppk/2+Psg+p+R1s/+b+nL6/1PP+B1s1P1/4+Ps3/4+P1P2/6G1g b Lr2nl2p 1";
+    let pos = tsume_position(sfen).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut solver = MateSolver::new(16);
+    let full = solver.solve(&pos, None, &stop);
+    let stats = solver.stats();
+    assert!(
+        matches!(&full, MateResult::Mate(line) if line.len() == 17),
+        "{full:?}"
+    );
+    assert!(stats.shortest && stats.shrink_nodes > 0, "{stats:?}");
+    // Stopped right after the first proof: that proof's line comes back.
+    solver.clear();
+    solver.set_node_limit(Some(stats.proof_nodes + 1));
+    let cut = solver.solve(&pos, None, &stop);
+    match &cut {
+        MateResult::Mate(line) => {
+            assert!(is_valid_mate(&pos, line));
+            assert!(line.len() >= 17 && line.len() <= stats.first_len as usize);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!solver.stats().shortest);
+}

@@ -77,6 +77,9 @@ pub fn parse_suite(text: &str) -> Result<Vec<Problem>, SuiteError> {
 enum Verdict {
     Ok,
     WrongLength,
+    /// A valid mate longer than the known one, which the solver did not
+    /// claim shortest (time ran out while shortening): a partial answer.
+    Longer,
     Timeout,
     False,
 }
@@ -172,7 +175,7 @@ pub fn run(args: &[String]) -> i32 {
         let deadline = start + Duration::from_millis(options.time_ms);
         let result = solver.solve(&pos, Some(deadline), &AtomicBool::new(false));
         let ms = start.elapsed().as_secs_f64() * 1000.0;
-        let (verdict, found) = judge(&pos, problem.plies, &result);
+        let (verdict, found) = judge(&pos, problem.plies, &result, solver.stats().shortest);
         let known = problem.plies.map_or("-".to_string(), |p| p.to_string());
         let tag = if verdict == Verdict::Ok {
             "ok  "
@@ -182,14 +185,15 @@ pub fn run(args: &[String]) -> i32 {
         let stats = solver.stats();
         println!(
             "{tag} #{:<4} {:>7} found {found:>7} known {known:>3} {ms:>9.1} ms {:>10} nodes \
-             (first proof {} plies at {}, shrink {}, line {})",
+             (first proof {} plies at {}, shrink {}, line {}{})",
             i + 1,
             format!("{verdict:?}"),
             solver.nodes(),
             stats.first_len,
             stats.proof_nodes,
             stats.shrink_nodes,
-            stats.line_nodes
+            stats.line_nodes,
+            if stats.shortest { ", shortest" } else { "" }
         );
         if let (Some(file), MateResult::Mate(line)) = (out.as_mut(), &result) {
             let moves: Vec<String> = line.iter().map(ToString::to_string).collect();
@@ -203,7 +207,12 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 /// Checks `result` against the known length and the rules of tsume.
-fn judge(pos: &Position, known: Option<usize>, result: &MateResult) -> (Verdict, String) {
+fn judge(
+    pos: &Position,
+    known: Option<usize>,
+    result: &MateResult,
+    claimed_shortest: bool,
+) -> (Verdict, String) {
     match result {
         MateResult::Timeout => (Verdict::Timeout, "timeout".into()),
         MateResult::NoMate if known.is_none() => (Verdict::Ok, "nomate".into()),
@@ -215,6 +224,9 @@ fn judge(pos: &Position, known: Option<usize>, result: &MateResult) -> (Verdict,
             match known {
                 None => (Verdict::False, line.len().to_string()),
                 Some(k) if k == line.len() => (Verdict::Ok, k.to_string()),
+                Some(k) if k < line.len() && !claimed_shortest => {
+                    (Verdict::Longer, format!("{}?", line.len()))
+                }
                 Some(_) => (Verdict::WrongLength, line.len().to_string()),
             }
         }
@@ -227,10 +239,12 @@ fn summarize(verdicts: &[Verdict], times: &mut [f64]) -> i32 {
     let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
     let max = times.last().copied().unwrap_or(0.0);
     println!(
-        "summary: {} problems, {} ok, {} wrong length, {} timeouts, {} false; median {median:.1} ms, max {max:.1} ms",
+        "summary: {} problems, {} ok, {} wrong length, {} longer (not shortened in time), \
+         {} timeouts, {} false; median {median:.1} ms, max {max:.1} ms",
         verdicts.len(),
         count(Verdict::Ok),
         count(Verdict::WrongLength),
+        count(Verdict::Longer),
         count(Verdict::Timeout),
         count(Verdict::False)
     );
