@@ -75,9 +75,11 @@ pub struct SolveStats {
     pub shrink_nodes: u64,
     /// Nodes spent reading the line out.
     pub line_nodes: u64,
-    /// The mate returned is proven shortest (against the longest
-    /// resistance). False when the clock ran out first: the line is then
-    /// the shortest proven so far.
+    /// The shortening and the exact read-out finished, so the mate
+    /// returned is the shortest against the longest resistance (as far as
+    /// repetitions allow: see `REPETITION_RETRIES`). False when the clock
+    /// or node limit ran out first: the line is then the shortest proven
+    /// so far.
     pub shortest: bool,
 }
 
@@ -223,9 +225,6 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     // come from disproofs stored on other paths (graph history
     // interaction), so it is asked again with those forgotten, as above.
     let mut retries = 0;
-    // Whether no mate shorter than `length` exists (a disproof that does
-    // not rest on repetitions).
-    let mut no_shorter = length < 3;
     while length >= 3 {
         let v = searcher.mid(pos, root, length - 2, INFINITE, INFINITE);
         if searcher.aborted {
@@ -233,13 +232,11 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         }
         if v.pn == 0 {
             length = v.len;
-            no_shorter = length < 3;
             remember_line(searcher, pos, length, &mut fallback);
         } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
             retries += 1;
             searcher.table.new_generation();
         } else {
-            no_shorter = v.dn == 0 && !v.path_dependent;
             break;
         }
     }
@@ -250,7 +247,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     stats.line_nodes = searcher.nodes - stats.proof_nodes - stats.shrink_nodes;
     if let Some(line) = line {
         if is_valid_mate(pos, &line) {
-            stats.shortest = no_shorter && !searcher.aborted;
+            stats.shortest = !searcher.aborted;
             return MateResult::Mate(line);
         }
     }
