@@ -4,7 +4,7 @@
 //! Rows are `sfen<TAB>plies<TAB>source...`; `#` starts a comment line and
 //! plies `-` means the position has no mate.
 
-use crate::mate::{is_valid_mate, tsume_position, MateResult, MateSolver};
+use crate::mate::{is_valid_mate, tsume_position, MateResult, MateSolver, SOLVER_STACK};
 use crate::position::Position;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -127,8 +127,19 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
 }
 
 /// Runs the subcommand; returns the exit code (non-zero on any false
-/// result or wrong length).
+/// result or wrong length). The solves run on a thread with the solver's
+/// stack ([`SOLVER_STACK`]): long problems recurse deeper than a main
+/// thread's stack allows (1 MB on Windows).
 pub fn run(args: &[String]) -> i32 {
+    let args = args.to_vec();
+    std::thread::Builder::new()
+        .name("mate-suite".into())
+        .stack_size(SOLVER_STACK)
+        .spawn(move || run_suite(&args))
+        .map_or(2, |handle| handle.join().unwrap_or(2))
+}
+
+fn run_suite(args: &[String]) -> i32 {
     let options = match parse_args(args) {
         Ok(o) => o,
         Err(e) => {
