@@ -64,25 +64,17 @@ pub(crate) fn proof_line(
 }
 
 /// A mating line read from the table alone (stored lengths trusted, no
-/// search). Once the solve was stopped it is given up after
-/// [`QUICK_LINE_BASE`] plus [`QUICK_LINE_PER_PLY`] per ply of `budget`
-/// (the fallback when time ran out before [`principal_variation`]
-/// finished); before that, at the deadline.
+/// search), given up after [`QUICK_LINE_BASE`] plus [`QUICK_LINE_PER_PLY`]
+/// per ply of `budget`: the fallback once the solve was stopped (when
+/// searching, as [`proof_line`] does, is no longer allowed).
 pub(crate) fn quick_line(
     searcher: &mut Searcher,
     pos: &mut Position,
     budget: i32,
 ) -> Option<Vec<Move>> {
     let plies = u32::try_from(budget.clamp(0, MAX_LINE as i32)).unwrap_or(0);
-    let grace = Instant::now() + QUICK_LINE_BASE + QUICK_LINE_PER_PLY * plies;
-    // Before the deadline the walk may use all the time left; after it,
-    // only the grace period.
-    let limit = match searcher.deadline {
-        Some(deadline) if !searcher.aborted => Some(deadline.max(grace)),
-        None if !searcher.aborted => None,
-        _ => Some(grace),
-    };
-    walk(searcher, pos, budget, Mode::Quick, limit)
+    let limit = Instant::now() + QUICK_LINE_BASE + QUICK_LINE_PER_PLY * plies;
+    walk(searcher, pos, budget, Mode::Quick, Some(limit))
 }
 
 fn walk(

@@ -14,7 +14,7 @@
 //! defender is never in check at the attacker's turn), so something still
 //! stands between, and it does not give check after.
 
-use crate::attacks::{self, between, line};
+use crate::attacks::{self, line};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -41,18 +41,7 @@ impl CheckTest {
             return false;
         };
         let to = m.to();
-        let kind = match m.dropped_kind() {
-            Some(kind) => kind,
-            None => {
-                let moved = pos.piece_on(m.from()).kind_unchecked();
-                if m.is_promotion() {
-                    moved.promote()
-                } else {
-                    moved
-                }
-            }
-        };
-        if self.direct[kind.index()].contains(to) {
+        if self.direct[pos.moved_kind(m).index()].contains(to) {
             return true;
         }
         !m.is_drop() && self.discoverers.contains(m.from()) && !line(ksq, m.from()).contains(to)
@@ -82,16 +71,7 @@ impl Position {
                 test.direct[kind.index()] = attacks::attacks_of(them, kind, ksq, occ);
             }
         }
-        let snipers = (attacks::rook_pseudo_attacks(ksq) & self.orthogonal_sliders(us))
-            | (attacks::bishop_pseudo_attacks(ksq) & self.diagonal_sliders(us))
-            | (attacks::lance_attacks(them, ksq, Bitboard::EMPTY)
-                & self.pieces(us, PieceType::Lance));
-        for sniper in snipers {
-            let blockers = between(ksq, sniper) & occ;
-            if blockers.is_nonempty() && !blockers.has_more_than_one() {
-                test.discoverers |= blockers & self.by_color[us.index()];
-            }
-        }
+        test.discoverers = self.line_blockers(them) & self.by_color[us.index()];
         test
     }
 

@@ -164,7 +164,6 @@ impl Position {
         n
     }
 
-    /// Drops onto the empty squares in `targets`.
     /// The squares of `targets` some piece in hand may legally drop on.
     fn drop_squares(&self, targets: Bitboard) -> Bitboard {
         let us = self.side;
@@ -201,6 +200,7 @@ impl Position {
         squares
     }
 
+    /// Drops onto the empty squares in `targets`.
     fn count_drops(&self, targets: Bitboard) -> u32 {
         let us = self.side;
         let hand = self.hands[us.index()];

@@ -394,17 +394,11 @@ impl Position {
         let ksq = self.kings[them.index()];
         let to = m.to();
         let occ = self.occupied();
-        let (kind, occ_after) = if let Some(kind) = m.dropped_kind() {
-            (kind, occ.with(to))
+        let kind = self.moved_kind(m);
+        let occ_after = if m.is_drop() {
+            occ.with(to)
         } else {
-            let from = m.from();
-            let moved = self.board[from.index()].kind_unchecked();
-            let kind = if m.is_promotion() {
-                moved.promote()
-            } else {
-                moved
-            };
-            (kind, occ.without(from).with(to))
+            occ.without(m.from()).with(to)
         };
         if attacks::attacks_of(us, kind, to, occ_after).contains(ksq) {
             return true;

@@ -272,24 +272,31 @@ impl Position {
 
     /// `color`'s pieces that stand alone between its king and an enemy slider.
     pub(crate) fn compute_pinned(&self, color: Color) -> Bitboard {
-        if !self.has_king(color) {
+        self.line_blockers(color) & self.by_color[color.index()]
+    }
+
+    /// Pieces of either colour that alone stand between `king`'s king and
+    /// an enemy slider aimed at it: `king`'s own are pinned, the enemy's
+    /// would give a discovered check by moving off the line.
+    pub(crate) fn line_blockers(&self, king: Color) -> Bitboard {
+        if !self.has_king(king) {
             return Bitboard::EMPTY;
         }
-        let them = color.flip();
-        let ksq = self.kings[color.index()];
+        let them = king.flip();
+        let ksq = self.kings[king.index()];
         let snipers = (attacks::rook_pseudo_attacks(ksq) & self.orthogonal_sliders(them))
             | (attacks::bishop_pseudo_attacks(ksq) & self.diagonal_sliders(them))
-            | (attacks::lance_attacks(color, ksq, Bitboard::EMPTY)
+            | (attacks::lance_attacks(king, ksq, Bitboard::EMPTY)
                 & self.pieces(them, PieceType::Lance));
         let occupied = self.occupied();
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
-            let blockers = between(ksq, sniper) & occupied;
-            if blockers.is_nonempty() && !blockers.has_more_than_one() {
-                pinned |= blockers & self.by_color[color.index()];
+            let in_between = between(ksq, sniper) & occupied;
+            if in_between.is_nonempty() && !in_between.has_more_than_one() {
+                blockers |= in_between;
             }
         }
-        pinned
+        blockers
     }
 
     #[inline]
@@ -359,6 +366,22 @@ impl Position {
     #[inline]
     pub fn board_key_after(&self, m: Move) -> u64 {
         self.board_key() ^ self.key_changes(m).0
+    }
+
+    /// The kind standing on `m.to()` once the legal move `m` is played.
+    #[inline]
+    pub fn moved_kind(&self, m: Move) -> PieceType {
+        match m.dropped_kind() {
+            Some(kind) => kind,
+            None => {
+                let kind = self.board[m.from().index()].kind_unchecked();
+                if m.is_promotion() {
+                    kind.promote()
+                } else {
+                    kind
+                }
+            }
+        }
     }
 
     /// The mover's hand after the legal move `m`, without playing it.

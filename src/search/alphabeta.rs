@@ -10,7 +10,7 @@ use super::mate1::mate_in_one;
 use super::movepick::MovePicker;
 use super::params;
 use super::report::Bound;
-use super::see::{moved_kind, see_ge};
+use super::see::see_ge;
 use super::thread::Worker;
 use super::values::{from_tt, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use crate::moves::Move;
@@ -449,11 +449,9 @@ impl Worker<'_> {
             // lengthens its reduction.
             let learned = if reducible && quiet {
                 self.history.quiet(us, m)
-                    + self.history.continuations(
-                        &continuation_rows,
-                        moved_kind(&self.pos, m),
-                        m.to(),
-                    )
+                    + self
+                        .history
+                        .continuations(&continuation_rows, self.pos.moved_kind(m), m.to())
             } else {
                 0
             };
@@ -682,7 +680,7 @@ impl Worker<'_> {
     fn update_quiet_histories(&mut self, m: Move, bonus: i32, rows: &[Option<ContinuationRow>; 2]) {
         let us = self.pos.side_to_move();
         self.history.update_quiet(us, m, bonus);
-        let kind = moved_kind(&self.pos, m);
+        let kind = self.pos.moved_kind(m);
         self.history.update_continuations(rows, kind, m.to(), bonus);
     }
 

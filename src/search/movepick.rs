@@ -7,7 +7,7 @@
 
 use super::history::{ContinuationRow, History};
 use super::quiet_hints::QuietHints;
-use super::see::{captured_value, moved_kind, see_ge};
+use super::see::{captured_value, see_ge};
 use crate::eval::piece_value;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
@@ -34,7 +34,7 @@ type Scored = ArrayVec<(Move, i32), MAX_MOVES>;
 #[inline]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let promotion = if m.is_promotion() { 300 } else { 0 };
-    captured_value(pos, m) * 16 - piece_value(moved_kind(pos, m)) / 16 + promotion
+    captured_value(pos, m) * 16 - piece_value(pos.moved_kind(m)) / 16 + promotion
 }
 
 /// Removes and returns the highest-scored entry at or after `next`
@@ -205,7 +205,7 @@ impl MovePicker {
                     self.list.clear();
                     for m in moves {
                         if Some(m) != self.hash_move && !self.refutations.contains(&m) {
-                            let kind = moved_kind(pos, m);
+                            let kind = pos.moved_kind(m);
                             let score =
                                 self.quiet_score(history, us, m, kind) + hints.bonus(m, kind);
                             self.list.push((m, score));
@@ -240,7 +240,7 @@ impl MovePicker {
                         let score = if pos.is_capture(m) {
                             1_000_000 + mvv_lva(pos, m)
                         } else {
-                            self.quiet_score(history, us, m, moved_kind(pos, m))
+                            self.quiet_score(history, us, m, pos.moved_kind(m))
                         };
                         self.list.push((m, score));
                     }

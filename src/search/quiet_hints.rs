@@ -164,7 +164,7 @@ mod tests {
         let pos = Position::from_sfen(sfen).unwrap();
         let m = Move::from_usi(usi).unwrap();
         assert!(pos.is_legal(m), "{usi} in {sfen}");
-        let kind = super::super::see::moved_kind(&pos, m);
+        let kind = pos.moved_kind(m);
         QuietHints::new(&pos).bonus(m, kind)
     }
 

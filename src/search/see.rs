@@ -50,22 +50,6 @@ pub fn captured_value(pos: &Position, m: Move) -> i32 {
     pos.piece_on(m.to()).kind().map_or(0, exchange_value)
 }
 
-/// The kind standing on `m.to()` once `m` (legal) is played.
-#[inline]
-pub fn moved_kind(pos: &Position, m: Move) -> PieceType {
-    match m.dropped_kind() {
-        Some(kind) => kind,
-        None => {
-            let kind = pos.piece_on(m.from()).kind_unchecked();
-            if m.is_promotion() {
-                kind.promote()
-            } else {
-                kind
-            }
-        }
-    }
-}
-
 /// Whether `m` (legal in `pos`) wins at least `threshold` in the exchange
 /// it starts on its destination square.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
@@ -74,7 +58,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if swap < 0 {
         return false;
     }
-    let mover = moved_kind(pos, m);
+    let mover = pos.moved_kind(m);
     if mover == PieceType::King {
         // The king moved only to a safe square: nothing can recapture.
         return true;
