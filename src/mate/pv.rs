@@ -142,12 +142,8 @@ fn proven_children(
     let mut proven = Vec::with_capacity(moves.len());
     for &mv in moves {
         let (child_budget, discount) = node.child_budget(pos, mv, budget);
-        let child = node.child(mv);
-        pos.do_move(mv);
-        let value = searcher
-            .table
-            .probe(child.key(pos), child.attacker_hand(pos), child_budget);
-        pos.undo_move(mv);
+        let (key, hand, _) = node.child_keys(pos, mv);
+        let value = searcher.table.probe(key, hand, child_budget);
         if value.pn == 0 {
             proven.push((mv, value.len, discount, child_budget));
         }

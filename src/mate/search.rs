@@ -83,11 +83,15 @@ impl Node {
 
     /// Table key of this node in `pos`.
     pub(crate) fn key(self, pos: &Position) -> u64 {
+        self.key_from_board(pos.board_key())
+    }
+
+    /// Table key of this node on a board whose board key is `board`: a
+    /// bonus node's lengths follow their own rule, so its key is salted.
+    fn key_from_board(self, board: u64) -> u64 {
         match self {
-            Node::Or { bonus: Some(sq) } => {
-                pos.board_key() ^ BONUS_SALT.wrapping_mul(sq.index() as u64 + 1)
-            }
-            _ => pos.board_key(),
+            Node::Or { bonus: Some(sq) } => board ^ BONUS_SALT.wrapping_mul(sq.index() as u64 + 1),
+            _ => board,
         }
     }
 
@@ -95,14 +99,11 @@ impl Node {
     /// reached by the legal move `m` from this node in `pos`, and the
     /// child's full position key, all without playing `m`.
     pub(crate) fn child_keys(self, pos: &Position, m: Move) -> (u64, Hand, u64) {
-        let board = pos.board_key_after(m);
-        let (key, hand) = match self.child(m) {
-            Node::Or { bonus: Some(sq) } => (
-                board ^ BONUS_SALT.wrapping_mul(sq.index() as u64 + 1),
-                pos.hand(!pos.side_to_move()),
-            ),
-            Node::Or { bonus: None } => (board, pos.hand(!pos.side_to_move())),
-            Node::And => (board, pos.hand_after(m)),
+        let key = self.child(m).key_from_board(pos.board_key_after(m));
+        let hand = match self {
+            // The attacker is moving: its hand changes with the move.
+            Node::Or { .. } => pos.hand_after(m),
+            Node::And => pos.hand(!pos.side_to_move()),
         };
         (key, hand, pos.key_after(m))
     }
