@@ -125,6 +125,38 @@ fn depth_and_nodes_limits_end_by_themselves() {
     assert_legal(&position_after(STARTPOS, &["7g7f", "3c3d"]), &m);
 }
 
+/// cshogi and shogiarena send `go btime 0 wtime 0 nodes N` for games at a
+/// fixed node count: the zero clock must not cut the search short, so it
+/// searches exactly as `go nodes N` does (one thread: deterministic).
+#[test]
+fn a_zero_clock_beside_a_node_limit_searches_the_nodes() {
+    let deepest = |lines: &[String]| {
+        lines
+            .iter()
+            .filter_map(|l| {
+                l.strip_prefix("info depth ")?
+                    .split(' ')
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let mut e = Engine::start();
+    let mut searched = Vec::new();
+    for go in ["go nodes 20000", "go btime 0 wtime 0 nodes 20000"] {
+        e.send("usinewgame");
+        e.send("position startpos moves 7g7f 3c3d");
+        e.send(go);
+        let (m, lines) = e.bestmove(10);
+        assert_legal(&position_after(STARTPOS, &["7g7f", "3c3d"]), &m);
+        searched.push((m, deepest(&lines)));
+    }
+    assert!(searched[0].1 >= 5, "{searched:?}");
+    assert_eq!(searched[0], searched[1]);
+}
+
 #[test]
 fn infinite_waits_for_stop_and_answers_isready_meanwhile() {
     let mut e = Engine::start();

@@ -27,11 +27,19 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Whether any clock field was given (so time management applies).
+    /// Whether a clock bounds this search (so time management applies).
+    ///
+    /// A clock of all zeros (`go btime 0 wtime 0 nodes N`, as cshogi and
+    /// shogiarena send for node- or depth-limited games) is no clock when a
+    /// node or depth limit is given: that limit alone ends the search, as in
+    /// Stockfish and YaneuraOu. Without such a limit it still means "out of
+    /// time, move at once".
     pub fn has_clock(&self) -> bool {
-        self.time_left.iter().any(Option::is_some)
+        let any_time = self.time_left.iter().any(|t| t.is_some_and(|t| t > 0))
             || self.byoyomi > 0
-            || self.increment.iter().any(|&i| i > 0)
+            || self.increment.iter().any(|&i| i > 0);
+        let zero_clock = self.time_left.iter().any(Option::is_some);
+        any_time || (zero_clock && self.nodes.is_none() && self.depth.is_none())
     }
 
     /// Main time left for `color` (0 if not given; negative values were clamped by the parser).

@@ -176,6 +176,36 @@ mod tests {
     }
 
     #[test]
+    fn a_zero_clock_with_a_node_or_depth_limit_is_no_clock() {
+        let zero = Limits {
+            time_left: [Some(0), Some(0)],
+            ..Limits::default()
+        };
+        let now = Instant::now();
+        let opts = TimeOptions::default();
+        let nodes = Limits {
+            nodes: Some(30_000),
+            ..zero.clone()
+        };
+        let depth = Limits {
+            depth: Some(8),
+            ..zero.clone()
+        };
+        assert!(TimePlan::new(&nodes, Color::Black, 0, &opts, now).is_none());
+        assert!(TimePlan::new(&depth, Color::White, 0, &opts, now).is_none());
+        // Alone, a zero clock still means moving at once.
+        assert!(plan(zero.clone(), Color::Black).hard <= Duration::from_millis(1));
+        // A clock with time on it keeps its plan beside a node limit.
+        let timed = Limits {
+            time_left: [Some(0), Some(0)],
+            byoyomi: 1000,
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        assert!(plan(timed, Color::Black).hard > Duration::from_millis(100));
+    }
+
+    #[test]
     fn no_clock_means_no_plan() {
         let l = Limits {
             depth: Some(5),
