@@ -496,8 +496,8 @@ impl Engine {
                     if let MateResult::Mate(line) = &result {
                         if !solver.stats().shortest {
                             output.info_string(&format!(
-                                "mate in {} plies, the shortest proven so far: time ran out \
-                                 before a shorter mate was ruled out",
+                                "mate in {} plies, the shortest proven so far: a shorter \
+                                 mate was not ruled out in time",
                                 line.len()
                             ));
                         }

@@ -60,6 +60,16 @@ pub struct MateProgress {
 /// those disproofs forgotten before the solver gives up on a definite answer.
 const REPETITION_RETRIES: usize = 3;
 
+/// How many times a solve may wipe the table's proof and disproof numbers
+/// (keeping every proof and disproof) when a root search comes back
+/// unsolved without running out of time: its numbers reached the ceiling.
+/// Proof numbers add up over transpositions and cycles, and with a large
+/// table kept from earlier problems they can get there; searching on
+/// would return at once every time (a `checkmate timeout` after 2 ms was
+/// seen), and a shortening that stops there must not count as "no shorter
+/// mate".
+const NUMBER_RESETS: usize = 2;
+
 /// Length limits up to this are tried one by one before an unlimited search.
 const DEEPENING_LIMIT: i32 = 9;
 
@@ -73,6 +83,9 @@ pub struct SolveStats {
     pub proof_nodes: u64,
     /// Nodes spent asking for shorter mates after it.
     pub shrink_nodes: u64,
+    /// Of those, nodes spent asking again after an answer that rested on
+    /// repetitions.
+    pub retry_nodes: u64,
     /// Nodes spent reading the line out.
     pub line_nodes: u64,
     /// The shortening and the exact read-out finished, so the mate
@@ -170,6 +183,9 @@ impl MateSolver {
             },
         };
         self.stats = SolveStats::default();
+        // Disproofs that rest on repetitions hold only for the paths of the
+        // problem that stored them.
+        searcher.table.new_generation();
         let result = solve_with(&mut searcher, &mut pos, &mut self.stats);
         self.nodes = searcher.nodes;
         result
@@ -194,8 +210,10 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         }
         budget += 2;
     }
+    let mut resets = 0;
     if length.is_none() {
-        for _ in 0..REPETITION_RETRIES {
+        let mut retries = 0;
+        while retries < REPETITION_RETRIES {
             searcher.table.new_generation();
             let v = searcher.mid(pos, root, UNLIMITED, INFINITE, INFINITE);
             if searcher.aborted {
@@ -207,6 +225,13 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
             }
             if v.dn == 0 && !v.path_dependent {
                 return MateResult::NoMate;
+            }
+            if v.dn != 0 && resets < NUMBER_RESETS {
+                // Unsolved: the numbers overflowed (see `NUMBER_RESETS`).
+                resets += 1;
+                searcher.table.forget_numbers();
+            } else {
+                retries += 1;
             }
         }
     }
@@ -225,8 +250,14 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     // come from disproofs stored on other paths (graph history
     // interaction), so it is asked again with those forgotten, as above.
     let mut retries = 0;
+    // Whether a shorter mate was ruled out (not just left unproven).
+    let mut ruled_out = true;
     while length >= 3 {
+        let before = searcher.nodes;
         let v = searcher.mid(pos, root, length - 2, INFINITE, INFINITE);
+        if retries > 0 {
+            stats.retry_nodes += searcher.nodes - before;
+        }
         if searcher.aborted {
             break;
         }
@@ -236,7 +267,13 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
             retries += 1;
             searcher.table.new_generation();
+        } else if v.dn == 0 {
+            break;
+        } else if resets < NUMBER_RESETS {
+            resets += 1;
+            searcher.table.forget_numbers();
         } else {
+            ruled_out = false;
             break;
         }
     }
@@ -247,7 +284,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     stats.line_nodes = searcher.nodes - stats.proof_nodes - stats.shrink_nodes;
     if let Some(line) = line {
         if is_valid_mate(pos, &line) {
-            stats.shortest = !searcher.aborted;
+            stats.shortest = ruled_out && !searcher.aborted;
             return MateResult::Mate(line);
         }
     }

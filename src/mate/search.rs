@@ -25,7 +25,7 @@ use crate::attacks::between;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::Square;
+use crate::types::{PieceType, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -167,6 +167,9 @@ struct Child {
     /// mate in): its value must not be re-read from the table, which never
     /// stores it, or the node would search it again forever.
     settled: bool,
+    /// The child searched before this one in its delay chain (see
+    /// [`link_delay_chains`]), if any.
+    prev: Option<u8>,
     value: Value,
 }
 
@@ -300,13 +303,15 @@ impl Searcher<'_> {
                 budget: child_budget,
                 discount,
                 settled: settled.is_some(),
+                prev: None,
                 value: settled.unwrap_or(Value::UNKNOWN),
             });
         }
+        link_delay_chains(pos, node, &mut children);
         for c in children.iter_mut().filter(|c| !c.settled) {
             c.value = match self.table.probe_known(c.key, c.hand, c.budget) {
                 Some(v) => v,
-                None if node == Node::And => Value::UNKNOWN,
+                None if node == Node::And => evasion_estimate_value(pos, c.mv),
                 None => {
                     // df-pn+: a check the defender has few answers to is
                     // closer to a proof. The estimate is the number of
@@ -361,6 +366,36 @@ fn evasion_estimate(pos: &Position) -> u32 {
     pos.count_legal_drops_by_square() as u32
 }
 
+/// df-pn+ numbers for the defender's unseen evasion `m` in `pos`, from the
+/// squares alone (no move played). A capture or a well-defended block is
+/// the defender's best try: harder to prove (pn 2) and tried first (dn 1).
+/// A block the attacker covers more than the defender does is likely
+/// futile: cheap to prove (pn 1) and tried late (dn 2). King moves stay
+/// at 1/1. The units match the attacker's estimate (one reply = 1).
+fn evasion_estimate_value(pos: &Position, m: Move) -> Value {
+    let (pn, dn) = if pos.is_capture(m) {
+        (2, 1)
+    } else if !m.is_drop() && m.from() == pos.king_square(pos.side_to_move()) {
+        (1, 1)
+    } else {
+        let us = pos.side_to_move();
+        let occupied = pos.occupied();
+        let defenders = pos.attackers_to(us, m.to(), occupied).count();
+        let attackers = pos.attackers_to(!us, m.to(), occupied).count();
+        // A dropped piece is not yet among the defenders of its square.
+        if attackers < defenders + u32::from(m.is_drop()) {
+            (2, 1)
+        } else {
+            (1, 2)
+        }
+    };
+    Value {
+        pn,
+        dn,
+        ..Value::UNKNOWN
+    }
+}
+
 /// A node decided by its budget alone, before generating moves.
 fn cutoff(node: Node, budget: i32) -> Option<Value> {
     match node {
@@ -388,17 +423,118 @@ fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
     }
 }
 
+/// Delay chains (KomoringHeights' delayed moves): moves that are refuted
+/// alike are searched one after another instead of side by side, so that
+/// the node's numbers count each group once and only its current member
+/// is searched. A member becomes active once every member before it is
+/// resolved the way that lets the node go on (proven at the defender's
+/// node, disproven at the attacker's). Chained are:
+/// - the defender's drops onto one square (each piece kind must be shown
+///   futile, but they are refuted alike), and all its drops onto squares it
+///   does not defend that give no check (the usual futile interpositions
+///   between a distant checker and the king);
+/// - a move with and without promotion of a pawn, bishop or rook in the
+///   zone, or of a lance to the second rank, promotion first.
+///
+/// Solved values do not change: a node is proven (or disproven) only when
+/// every member of every chain is, and any solved member decides as before.
+fn link_delay_chains(pos: &Position, node: Node, children: &mut [Child]) {
+    const MAX_CHAINS: usize = 16;
+    // (chain key, index of its last member so far)
+    let mut tails: [(u32, u8); MAX_CHAINS] = [(0, 0); MAX_CHAINS];
+    let mut len = 0;
+    let us = pos.side_to_move();
+    let occupied = pos.occupied();
+    for i in 0..children.len().min(u8::MAX as usize) {
+        let m = children[i].mv;
+        let key = if m.is_drop() {
+            if node != Node::And {
+                continue;
+            }
+            let undefended = pos.attackers_to(us, m.to(), occupied).is_empty();
+            if undefended && !pos.gives_check(m) {
+                1
+            } else {
+                2 + m.to().index() as u32
+            }
+        } else {
+            let kind = pos.moved_kind(m);
+            let kind = if m.is_promotion() {
+                kind.unpromote()
+            } else {
+                kind
+            };
+            let in_zone = m.from().in_promotion_zone(us) || m.to().in_promotion_zone(us);
+            let pair = match kind {
+                PieceType::Pawn | PieceType::Bishop | PieceType::Rook => in_zone,
+                PieceType::Lance => m.to().relative_rank(us) == 1,
+                _ => false,
+            };
+            if !pair {
+                continue;
+            }
+            100 + (m.from().index() * 81 + m.to().index()) as u32
+        };
+        match tails[..len].iter_mut().find(|(k, _)| *k == key) {
+            Some((_, tail)) => {
+                let t = usize::from(*tail);
+                if !m.is_drop() && m.is_promotion() && !children[t].mv.is_promotion() {
+                    // Promotion first: it goes in front of its pair.
+                    children[t].prev = Some(i as u8);
+                    children[i].prev = None;
+                } else {
+                    children[i].prev = Some(*tail);
+                    *tail = i as u8;
+                }
+            }
+            None if len < MAX_CHAINS => {
+                tails[len] = (key, i as u8);
+                len += 1;
+            }
+            None => {}
+        }
+    }
+}
+
+/// Whether child `i` is the member of its delay chain to search now: every
+/// member before it is resolved (proven at an AND node, disproven at an OR
+/// node).
+#[inline]
+fn is_active(node: Node, children: &[Child], i: usize) -> bool {
+    let mut at = i;
+    while let Some(p) = children[at].prev {
+        let p = usize::from(p);
+        let v = &children[p].value;
+        let resolved = match node {
+            Node::Or { .. } => v.dn == 0,
+            Node::And => v.pn == 0,
+        };
+        if !resolved {
+            return false;
+        }
+        at = p;
+    }
+    true
+}
+
 /// The node's value from its children's (out of line: its scratch space
 /// stays out of the [`Searcher::mid`] recursion's frames).
 #[inline(never)]
 fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
-    let sum = |f: fn(&Value) -> u32| {
+    let active = || {
         children
             .iter()
+            .enumerate()
+            .filter(|&(i, _)| is_active(node, children, i))
+            .map(|(_, c)| c)
+    };
+    let sum = |f: fn(&Value) -> u32| {
+        active()
             .map(|c| u64::from(f(&c.value)))
             .sum::<u64>()
             .min(u64::from(INFINITE)) as u32
     };
+    let min = |f: fn(&Value) -> u32| active().map(|c| f(&c.value)).min().unwrap_or(INFINITE);
     match node {
         Node::Or { .. } => {
             let proof = children
@@ -409,6 +545,7 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             if let Some(len) = proof {
                 return Value::proven(len);
             }
+            // Zero only when every child is disproven (chains included).
             let dn = sum(|v| v.dn);
             if dn == 0 {
                 let depth = children
@@ -420,13 +557,8 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
                 let dependent = children.iter().any(|c| c.value.path_dependent);
                 return Value::disproven(depth, dependent);
             }
-            let pn = children
-                .iter()
-                .map(|c| c.value.pn)
-                .min()
-                .unwrap_or(INFINITE);
             Value {
-                pn,
+                pn: min(|v| v.pn),
                 dn,
                 ..Value::UNKNOWN
             }
@@ -444,60 +576,19 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             if let Some(depth) = disproofs.map(|c| saturating_add(c.value.depth, 1)).max() {
                 return Value::disproven(depth, true);
             }
-            let pn = and_pn(children);
+            // Zero only when every child is proven (chains included).
+            let pn = sum(|v| v.pn);
             if pn == 0 {
                 let len = children.iter().map(|c| c.value.len).max().unwrap_or(-1) + 1;
                 return Value::proven(len);
             }
-            let dn = children
-                .iter()
-                .map(|c| c.value.dn)
-                .min()
-                .unwrap_or(INFINITE);
             Value {
                 pn,
-                dn,
+                dn: min(|v| v.dn),
                 ..Value::UNKNOWN
             }
         }
     }
-}
-
-/// An AND node's proof number: the sum over its children, except that the
-/// drops on one square count once, as the largest of them. Every drop
-/// between a distant checker and the king must be refuted, but they are
-/// refuted alike (take it, check again), so summing all seven kinds on each
-/// square of a long line made such a check look tens of times harder than
-/// it is and sent the attacker to worse checks (the futile-interposition
-/// blow-up); the real work still shows as each drop is searched in turn.
-fn and_pn(children: &[Child]) -> u32 {
-    let mut drops = [0u32; 81];
-    let mut total = 0u64;
-    for c in children {
-        if c.mv.is_drop() {
-            let slot = &mut drops[c.mv.to().index()];
-            *slot = (*slot).max(c.value.pn);
-        } else {
-            total += u64::from(c.value.pn);
-        }
-    }
-    total += drops.iter().map(|&n| u64::from(n)).sum::<u64>();
-    total.min(u64::from(INFINITE)) as u32
-}
-
-/// What child `i` adds to [`and_pn`]: its own number, or for a drop the
-/// largest number among the drops on its square.
-fn group_pn(children: &[Child], i: usize) -> u32 {
-    let c = &children[i];
-    if !c.mv.is_drop() {
-        return c.value.pn;
-    }
-    children
-        .iter()
-        .filter(|o| o.mv.is_drop() && o.mv.to() == c.mv.to())
-        .map(|o| o.value.pn)
-        .max()
-        .unwrap_or(c.value.pn)
 }
 
 /// The threshold a best child gets from the second best's number `second`:
@@ -517,13 +608,18 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
         Node::Or { .. } => c.value.pn,
         Node::And => c.value.dn,
     };
-    let mut best = 0;
+    let mut best = usize::MAX;
+    let mut best_number = INFINITE;
     let mut second = INFINITE;
-    for (i, c) in children.iter().enumerate().skip(1) {
+    for (i, c) in children.iter().enumerate() {
+        if !is_active(node, children, i) {
+            continue;
+        }
         let n = number(c);
-        if n < number(&children[best]) {
-            second = number(&children[best]);
+        if best == usize::MAX || n < best_number {
+            second = best_number;
             best = i;
+            best_number = n;
         } else if n < second {
             second = n;
         }
@@ -539,12 +635,127 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
             )
         }
         Node::And => {
-            let others = v.pn - group_pn(children, best);
+            let others = v.pn - c.pn;
             (
                 best,
                 thpn.saturating_sub(others).min(INFINITE),
                 thdn.min(widen(second)),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn children(pos: &Position, node: Node) -> Vec<Child> {
+        let mut children: Vec<Child> = node
+            .moves(pos)
+            .iter()
+            .map(|&mv| Child {
+                mv,
+                key: 0,
+                hand: Hand::EMPTY,
+                budget: UNLIMITED,
+                discount: 0,
+                settled: false,
+                prev: None,
+                value: Value::UNKNOWN,
+            })
+            .collect();
+        link_delay_chains(pos, node, &mut children);
+        children
+    }
+
+    /// The members of the chain whose last member is `i`, last first.
+    fn chain_from(children: &[Child], mut i: usize) -> Vec<usize> {
+        let mut members = vec![i];
+        while let Some(p) = children[i].prev {
+            i = usize::from(p);
+            assert!(!members.contains(&i), "a chain loops");
+            members.push(i);
+        }
+        members
+    }
+
+    #[test]
+    fn drops_chain_by_square_and_undefended_drops_chain_together() {
+        // White king 5a in check from the rook on 5i; gold and silver in
+        // hand: 2 drops on 5b (next to the king, defended) and 12 on 5c-5h.
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/K3R4 w gs 1").unwrap();
+        let children = children(&pos, Node::And);
+        let drops: Vec<usize> = (0..children.len())
+            .filter(|&i| children[i].mv.is_drop())
+            .collect();
+        assert_eq!(drops.len(), 14);
+        let heads: Vec<usize> = drops
+            .iter()
+            .copied()
+            .filter(|&i| children[i].prev.is_none())
+            .collect();
+        assert_eq!(
+            heads.len(),
+            2,
+            "one chain for 5b, one for the undefended squares"
+        );
+        let longest = drops
+            .iter()
+            .map(|&i| chain_from(&children, i).len())
+            .max()
+            .unwrap();
+        assert_eq!(longest, 12);
+        // Only one member of each chain is searched at first.
+        let active = drops
+            .iter()
+            .filter(|&&i| is_active(Node::And, &children, i))
+            .count();
+        assert_eq!(active, 2);
+        // King moves are never chained.
+        assert!(children
+            .iter()
+            .filter(|c| !c.mv.is_drop())
+            .all(|c| c.prev.is_none()));
+    }
+
+    #[test]
+    fn a_proven_member_hands_the_search_to_the_next() {
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/K3R4 w gs 1").unwrap();
+        let mut children = children(&pos, Node::And);
+        let head = (0..children.len())
+            .find(|&i| children[i].mv.is_drop() && children[i].prev.is_none())
+            .unwrap();
+        let next = (0..children.len())
+            .find(|&i| children[i].prev == Some(head as u8))
+            .unwrap();
+        assert!(!is_active(Node::And, &children, next));
+        children[head].value = Value::proven(1);
+        assert!(is_active(Node::And, &children, next));
+        // The node is proven only when every member is.
+        let v = aggregate(Node::And, UNLIMITED, &children);
+        assert_ne!(v.pn, 0);
+    }
+
+    #[test]
+    fn promotion_goes_before_its_non_promoting_twin() {
+        // Black's rook on 4d checks the king on 5a from 4a, with or without
+        // promotion.
+        let pos = Position::from_sfen("4k4/9/9/5R3/9/9/9/9/K8 b - 1").unwrap();
+        let children = children(&pos, Node::Or { bonus: None });
+        let mut pairs = 0;
+        for (i, c) in children.iter().enumerate() {
+            if !c.mv.is_promotion() {
+                if let Some(p) = c.prev {
+                    let twin = &children[usize::from(p)];
+                    assert!(twin.mv.is_promotion());
+                    assert_eq!((twin.mv.from(), twin.mv.to()), (c.mv.from(), c.mv.to()));
+                    assert!(!is_active(Node::Or { bonus: None }, &children, i));
+                    pairs += 1;
+                }
+            } else {
+                assert!(c.prev.is_none());
+            }
+        }
+        assert!(pairs >= 1, "{pairs} pairs");
     }
 }

@@ -118,3 +118,28 @@ fn a_mate_cut_short_while_shortening_is_returned_but_not_claimed_shortest() {
     }
     assert!(!solver.stats().shortest);
 }
+
+/// A table whose numbers reached the ceiling (proof numbers add up over
+/// transpositions; a large table kept over many problems got there) made
+/// every root search return unsolved at once: `checkmate timeout` in 2 ms.
+/// The numbers are reset and the problem solved.
+#[test]
+fn numbers_at_the_ceiling_are_reset_instead_of_giving_up() {
+    let pos = tsume_position("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
+    let mut solver = MateSolver::new(1);
+    let root = search::Node::Or { bonus: None };
+    for &m in root.moves(&pos).iter() {
+        let (key, hand, _) = root.child_keys(&pos, m);
+        let stuck = Value {
+            pn: INFINITE,
+            dn: 5,
+            ..Value::UNKNOWN
+        };
+        solver.table.store(key, hand, stuck, 1);
+    }
+    let result = solver.solve(&pos, None, &AtomicBool::new(false));
+    assert!(
+        matches!(&result, MateResult::Mate(line) if line.len() == 1),
+        "{result:?}"
+    );
+}

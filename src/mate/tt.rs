@@ -131,6 +131,16 @@ impl MateTable {
         self.generation = 1;
     }
 
+    /// Resets the proof and disproof numbers of every unsolved entry to
+    /// "unknown", keeping all proofs and disproofs (after the numbers
+    /// overflowed).
+    pub(crate) fn forget_numbers(&mut self) {
+        for e in self.entries.iter_mut().filter(|e| e.work != 0) {
+            e.pn = 1;
+            e.dn = 1;
+        }
+    }
+
     /// Starts a new generation: path-dependent disproofs stored so far are
     /// no longer trusted.
     pub(crate) fn new_generation(&mut self) {
