@@ -86,7 +86,8 @@ enum Verdict {
 
 struct Options {
     file: String,
-    time_ms: u64,
+    /// Per problem; `None` with `--nodes` alone (nodes then end each solve).
+    time_ms: Option<u64>,
     nodes: Option<u64>,
     hash_mb: usize,
     out: Option<String>,
@@ -96,7 +97,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut file = None;
     let mut options = Options {
         file: String::new(),
-        time_ms: 5000,
+        time_ms: None,
         nodes: None,
         hash_mb: 64,
         out: None,
@@ -107,7 +108,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         match arg.as_str() {
             "--time-ms" => {
                 let v = value("--time-ms")?;
-                options.time_ms = v.parse().map_err(|_| format!("bad --time-ms '{v}'"))?;
+                options.time_ms = Some(v.parse().map_err(|_| format!("bad --time-ms '{v}'"))?);
             }
             "--nodes" => {
                 let v = value("--nodes")?;
@@ -123,6 +124,11 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         }
     }
     options.file = file.ok_or("missing suite file")?;
+    // 5 s a problem by default; a node limit alone is not cut by a clock,
+    // so its answers are the same on any machine.
+    if options.nodes.is_none() {
+        options.time_ms.get_or_insert(5000);
+    }
     Ok(options)
 }
 
@@ -183,8 +189,8 @@ fn run_suite(args: &[String]) -> i32 {
         };
         solver.clear();
         let start = Instant::now();
-        let deadline = start + Duration::from_millis(options.time_ms);
-        let result = solver.solve(&pos, Some(deadline), &AtomicBool::new(false));
+        let deadline = options.time_ms.map(|ms| start + Duration::from_millis(ms));
+        let result = solver.solve(&pos, deadline, &AtomicBool::new(false));
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let (verdict, found) = judge(&pos, problem.plies, &result, solver.stats().shortest);
         let known = problem.plies.map_or("-".to_string(), |p| p.to_string());
@@ -278,5 +284,15 @@ mod tests {
         assert_eq!(error("x\n"), SuiteError::MissingPlies { line: 1 });
         assert_eq!(error("x\n").to_string(), "line 1: missing plies column");
         assert_eq!(error("#\nx\t 3x ").to_string(), "line 2: bad plies '3x'");
+    }
+
+    #[test]
+    fn a_node_limit_alone_is_not_cut_by_the_default_clock() {
+        let args = |a: &[&str]| parse_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let nodes = args(&["f.tsv", "--nodes", "2000000"]).unwrap();
+        assert_eq!((nodes.time_ms, nodes.nodes), (None, Some(2_000_000)));
+        assert_eq!(args(&["f.tsv"]).unwrap().time_ms, Some(5000));
+        let both = args(&["--time-ms", "700", "f.tsv", "--nodes", "9"]).unwrap();
+        assert_eq!((both.time_ms, both.nodes), (Some(700), Some(9)));
     }
 }
