@@ -494,12 +494,9 @@ impl Engine {
                 worker_answered.store(true, Ordering::Release);
                 if !worker_silenced.load(Ordering::Acquire) {
                     if let MateResult::Mate(line) = &result {
-                        if !solver.stats().shortest {
-                            output.info_string(&format!(
-                                "mate in {} plies, the shortest proven so far: a shorter \
-                                 mate was not ruled out in time",
-                                line.len()
-                            ));
+                        let stats = solver.stats();
+                        if !stats.shortest {
+                            output.info_string(&partial_mate_note(line.len(), stats.proven_len));
                         }
                     }
                     output.checkmate(&result);
@@ -639,6 +636,25 @@ impl Engine {
 
 /// Whether a search score is bad enough to resign under `ResignValue`:
 /// mated by force, or at or below `-resign_value` centipawns.
+/// The `info string` before a `checkmate` that is not known to be the
+/// shortest: a mate of `proven` plies is proven; the line shown has
+/// `shown` plies, fewer when it was read from the table after the clock
+/// ran out and its defence is not the longest.
+fn partial_mate_note(shown: usize, proven: i32) -> String {
+    if shown as i32 >= proven {
+        format!(
+            "mate in {shown} plies, the shortest proven so far: a shorter mate was not \
+             ruled out in time"
+        )
+    } else {
+        format!(
+            "mate proven within {proven} plies, a shorter one not ruled out in time; the \
+             line shown ({shown} plies) was read from the table when time ran out, and its \
+             defence may not be the longest"
+        )
+    }
+}
+
 fn is_hopeless(score: Option<Score>, resign_value: i32) -> bool {
     if resign_value >= NEVER_RESIGN {
         return false;
@@ -691,5 +707,25 @@ fn root_mate(
 impl Drop for Engine {
     fn drop(&mut self) {
         self.finish_job(true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partial_mate_note;
+
+    #[test]
+    fn a_partial_mate_names_the_proven_bound_when_its_line_is_shorter() {
+        let same = partial_mate_note(105, 105);
+        assert!(
+            same.starts_with("mate in 105 plies, the shortest proven so far"),
+            "{same}"
+        );
+        let shorter = partial_mate_note(51, 105);
+        assert!(
+            shorter.starts_with("mate proven within 105 plies"),
+            "{shorter}"
+        );
+        assert!(shorter.contains("(51 plies)"), "{shorter}");
     }
 }

@@ -57,7 +57,9 @@ pub struct MateProgress {
 }
 
 /// How many times a disproof that rests on repetitions is re-searched with
-/// those disproofs forgotten before the solver gives up on a definite answer.
+/// those disproofs forgotten before the solver gives up on a definite answer
+/// (when it has neither a clock nor a node limit; with one, until it runs
+/// out).
 const REPETITION_RETRIES: usize = 3;
 
 /// How many times a solve may wipe the table's proof and disproof numbers
@@ -88,6 +90,11 @@ pub struct SolveStats {
     pub retry_nodes: u64,
     /// Nodes spent reading the line out.
     pub line_nodes: u64,
+    /// The length of the shortest mate proven (0 if none): the line
+    /// returned has at most this many plies, fewer when it was read from
+    /// the table after the clock ran out and its defence is not the
+    /// longest.
+    pub proven_len: i32,
     /// The shortening and the exact read-out finished, so the mate
     /// returned is the shortest against the longest resistance (as far as
     /// repetitions allow: see `REPETITION_RETRIES`). False when the clock
@@ -212,8 +219,13 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     }
     let mut resets = 0;
     if length.is_none() {
+        // With a clock or a node limit the retries go on until it runs out:
+        // a 251-ply problem gave up after 117 s of its 300 (three such
+        // answers) while a proof was there to be found. Unbounded solves
+        // (tests, tools) keep the fixed count so they always end.
+        let bounded = searcher.deadline.is_some() || searcher.node_limit.is_some();
         let mut retries = 0;
-        while retries < REPETITION_RETRIES {
+        while retries < REPETITION_RETRIES || bounded {
             searcher.table.new_generation();
             let v = searcher.mid(pos, root, UNLIMITED, INFINITE, INFINITE);
             if searcher.aborted {
@@ -239,6 +251,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         return MateResult::Timeout;
     };
     stats.first_len = length;
+    stats.proven_len = length;
     stats.proof_nodes = searcher.nodes;
     // The line of each proof is read from the table at once (no search, a
     // few milliseconds) and kept: later searches may overwrite parts of the
@@ -263,6 +276,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         }
         if v.pn == 0 {
             length = v.len;
+            stats.proven_len = length;
             remember_line(searcher, pos, length, &mut fallback);
         } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
             retries += 1;
@@ -289,16 +303,20 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         }
     }
     remember_line(searcher, pos, length, &mut fallback);
-    fallback.map_or(MateResult::Timeout, MateResult::Mate)
+    fallback.map_or(MateResult::Timeout, |(_, line)| MateResult::Mate(line))
 }
 
-/// Keeps in `best` the shorter of it and the line the table gives for a
-/// mate within `length` plies, if that line is a valid mate.
+/// Keeps in `best` the line the table gives for a mate within `length`
+/// plies, if it is a valid mate and better than `best`'s: from a tighter
+/// proof, or from the same proof with a longer defence. (A line read from
+/// the table may be shorter than its proof: the defender's reply is picked
+/// by stored lengths, which are upper bounds, so a shorter line is a worse
+/// defence, not a better mate.)
 fn remember_line(
     searcher: &mut Searcher,
     pos: &mut Position,
     length: i32,
-    best: &mut Option<Vec<Move>>,
+    best: &mut Option<(i32, Vec<Move>)>,
 ) {
     let line = if searcher.aborted {
         pv::quick_line(searcher, pos, length)
@@ -306,9 +324,11 @@ fn remember_line(
         pv::proof_line(searcher, pos, length)
     };
     if let Some(line) = line {
-        let shorter = best.as_ref().is_none_or(|b| line.len() < b.len());
-        if shorter && is_valid_mate(pos, &line) {
-            *best = Some(line);
+        let better = best
+            .as_ref()
+            .is_none_or(|(bound, b)| length < *bound || (length == *bound && line.len() > b.len()));
+        if better && is_valid_mate(pos, &line) {
+            *best = Some((length, line));
         }
     }
 }
