@@ -315,8 +315,8 @@ impl Searcher<'_> {
                 None => {
                     // df-pn+: a check the defender has few answers to is
                     // closer to a proof. The estimate is the number of
-                    // evasions, drops on one square counted once as in
-                    // `and_pn`; none at all is mate.
+                    // evasions, drops on one square counted once (they
+                    // share a delay chain); none at all is mate.
                     pos.do_move(c.mv);
                     let evasions = evasion_estimate(pos);
                     pos.undo_move(c.mv);
@@ -361,7 +361,8 @@ impl Searcher<'_> {
 }
 
 /// The defender's replies in `pos` (in check), with the drops onto one
-/// square counted once: the proof number its node gets once expanded.
+/// square counted once: about the proof number its node gets once
+/// expanded (where each delay chain counts once).
 fn evasion_estimate(pos: &Position) -> u32 {
     pos.count_legal_drops_by_square() as u32
 }
@@ -458,12 +459,8 @@ fn link_delay_chains(pos: &Position, node: Node, children: &mut [Child]) {
                 2 + m.to().index() as u32
             }
         } else {
-            let kind = pos.moved_kind(m);
-            let kind = if m.is_promotion() {
-                kind.unpromote()
-            } else {
-                kind
-            };
+            // The kind before the move: a promotion and its twin agree.
+            let kind = pos.piece_on(m.from()).kind_unchecked();
             let in_zone = m.from().in_promotion_zone(us) || m.to().in_promotion_zone(us);
             let pair = match kind {
                 PieceType::Pawn | PieceType::Bishop | PieceType::Rook => in_zone,
