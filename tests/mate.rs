@@ -36,6 +36,27 @@ fn short_public_problems_are_solved_at_known_length() {
     }
 }
 
+/// The 2,000 yaneuraou-mate3/mate5 problems: every one at its published
+/// length. Their lengths count every interposition; the old futile-drop
+/// rule gave 3 plies on 7 of the mate5 ones.
+#[test]
+fn yaneuraou_mate3_and_mate5_are_solved_at_published_length() {
+    let mut solver = MateSolver::new(2);
+    let stop = AtomicBool::new(false);
+    let problems = load("yaneuraou-mate3-5.tsv");
+    assert_eq!(problems.len(), 2000);
+    for problem in &problems {
+        let pos = tsume_position(&problem.sfen).expect("sfen");
+        solver.clear();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let MateResult::Mate(line) = solver.solve(&pos, Some(deadline), &stop) else {
+            panic!("no mate found for {}", problem.sfen);
+        };
+        assert!(is_valid_mate(&pos, &line), "{}", problem.sfen);
+        assert_eq!(Some(line.len()), problem.plies, "{}", problem.sfen);
+    }
+}
+
 #[test]
 fn no_mate_positions_never_get_a_mate() {
     let mut solver = MateSolver::new(32);
@@ -80,6 +101,41 @@ fn interposition_followed_by_a_real_reply_counts() {
         assert!(is_valid_mate(&pos, &line), "{sfen}");
         assert_eq!(line.len(), 5, "{sfen}: {line:?}");
         assert_eq!(line[0].to_string(), first, "{sfen}");
+    }
+}
+
+/// Every interposition counts, as in KomoringHeights (MinLength) and the
+/// YaneuraOu mate sets: a drop on the checking line that the attacker just
+/// takes is two plies of resistance, even when the defender can do nothing
+/// after it but drop again. The old rule (such a drop not counted) gave 3
+/// plies on all three; the public rows are yaneuraou-mate5 t5-87 and t5-822.
+#[test]
+fn every_interposition_counts_in_full() {
+    let cases = [
+        // A lance check discovered from 1i: the defender drops on 1b-1g one
+        // after another and the lance takes each (1h2g, then seven pairs).
+        ("6G1k/9/6S2/7N1/9/9/9/8S/8L b 2r2b3g2s3n3l18p 1", 15),
+        // The same with nothing to drop: the discovered check mates at once.
+        ("6G1k/9/6S2/7N1/9/9/9/8S/8L b - 1", 1),
+        // A gold dropped two squares from the king on the lance's line.
+        (
+            "lnS+R1+B3/3r2+P2/2p1pg3/5p1P1/k1S3s2/2PpPP3/2K1b4/g7+l/L2S5 b 2N4P2gnl5p 1",
+            5,
+        ),
+        (
+            "lRB1k2+P1/4g2+R1/3ssg3/p2p2p1p/2P1p4/5pP1P/PPNPP1N2/2G1b1s2/L1Ks4L b 2NL3Pgp 1",
+            5,
+        ),
+    ];
+    let stop = AtomicBool::new(false);
+    for (sfen, plies) in cases {
+        let pos = tsume_position(sfen).expect("sfen");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let MateResult::Mate(line) = MateSolver::new(8).solve(&pos, Some(deadline), &stop) else {
+            panic!("no mate found for {sfen}");
+        };
+        assert!(is_valid_mate(&pos, &line), "{sfen}");
+        assert_eq!(line.len(), plies, "{sfen}: {line:?}");
     }
 }
 

@@ -1,6 +1,6 @@
 //! Tsume solver behind USI `go mate`: df-pn that proves or disproves a
 //! forced mate, then shrinks the proof to the shortest mate against the
-//! longest resistance (futile interpositions not counted).
+//! longest resistance (every ply counted, interpositions included).
 //!
 //! ```no_run
 //! use gyoku::mate::{MateResult, MateSolver};
@@ -200,7 +200,7 @@ impl MateSolver {
 }
 
 fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStats) -> MateResult {
-    let root = Node::Or { bonus: None };
+    let root = Node::Or;
     let mut length = None;
     // Short mates are found fastest by raising the length limit step by
     // step: the first limit that proves gives the shortest mate at once.

@@ -8,7 +8,7 @@
 //! fire, [`quick_line`] reads a valid (possibly longer) line from the table
 //! without searching.
 
-use super::search::{Node, Searcher};
+use super::search::{saturating_add, Node, Searcher};
 use super::tt::INFINITE;
 use crate::moves::Move;
 use crate::position::Position;
@@ -41,7 +41,7 @@ enum Mode {
 
 /// The line from `pos` (an OR node whose shortest mate is exactly `budget`
 /// plies): the attacker takes a shortest mate, the defender the reply mated
-/// last, preferring a real defence to a futile drop when both last as long.
+/// last (a piece move before a drop when both last as long).
 /// `None` when the search was stopped or a proof could not be rebuilt.
 pub(crate) fn principal_variation(
     searcher: &mut Searcher,
@@ -85,7 +85,7 @@ fn walk(
     limit: Option<Instant>,
 ) -> Option<Vec<Move>> {
     let mut line = Vec::new();
-    let mut node = Node::Or { bonus: None };
+    let mut node = Node::Or;
     let mut budget = budget;
     let start_path = searcher.path.len();
     let found = loop {
@@ -100,7 +100,7 @@ fn walk(
         // node is no mate.
         searcher.path.push(pos.key());
         let choice = match (node, mode) {
-            (Node::Or { .. }, _) => shortest(searcher, pos, node, budget, &moves, mode),
+            (Node::Or, _) => shortest(searcher, pos, node, budget, &moves, mode),
             (Node::And, Mode::Exact) => longest_exact(searcher, pos, budget, &moves),
             (Node::And, Mode::Quick | Mode::Repair) => {
                 let mut proven = proven_children(searcher, pos, node, budget, &moves);
@@ -120,7 +120,7 @@ fn walk(
         };
         pos.do_move(mv);
         line.push(mv);
-        node = node.child(mv);
+        node = node.child();
         budget = child_budget;
     };
     for &mv in line.iter().rev() {
@@ -131,21 +131,21 @@ fn walk(
 }
 
 /// The children of `node` proven within their budgets by the table:
-/// `(move, stored length, discount, child budget)`.
+/// `(move, stored length, child budget)`.
 fn proven_children(
     searcher: &Searcher,
     pos: &mut Position,
     node: Node,
     budget: i32,
     moves: &[Move],
-) -> Vec<(Move, i32, i32, i32)> {
+) -> Vec<(Move, i32, i32)> {
     let mut proven = Vec::with_capacity(moves.len());
     for &mv in moves {
-        let (child_budget, discount) = node.child_budget(pos, mv, budget);
+        let child_budget = saturating_add(budget, -1);
         let (key, hand, _) = node.child_keys(pos, mv);
         let value = searcher.table.probe(key, hand, child_budget);
         if value.pn == 0 {
-            proven.push((mv, value.len, discount, child_budget));
+            proven.push((mv, value.len, child_budget));
         }
     }
     proven
@@ -164,7 +164,7 @@ fn shortest(
 ) -> Option<(Move, i32)> {
     for attempt in 0..2 {
         let proven = proven_children(searcher, pos, node, budget, moves);
-        if let Some(&(mv, len, _, _)) = proven.iter().min_by_key(|c| c.1 - c.2) {
+        if let Some(&(mv, len, _)) = proven.iter().min_by_key(|c| c.1) {
             return Some((mv, len));
         }
         if attempt == 0 && mode != Mode::Quick {
@@ -182,9 +182,8 @@ fn shortest(
 
 /// The defender's reply at an AND node whose mate is exactly `budget`
 /// plies: one whose own mate cannot be shortened, so it really is the
-/// longest resistance. Among those a move beats a drop, and a drop the
-/// attacker must answer with a real continuation beats a futile one it can
-/// just take (tsume convention does not show futile interpositions).
+/// longest resistance. Among those a piece or king move is shown before a
+/// drop (every interposition counts, but a line without one reads better).
 fn longest_exact(
     searcher: &mut Searcher,
     pos: &mut Position,
@@ -206,24 +205,11 @@ fn longest_exact(
     }
     // Real moves first: the first that lasts the full budget is the answer.
     proven.sort_by_key(|c| c.0.is_drop());
-    let mut longest_drops = Vec::new();
-    for &(mv, len, _, child_budget) in &proven {
+    for &(mv, len, child_budget) in &proven {
         // A stored length under the budget is a real shorter mate.
-        if len < child_budget || !lasts(searcher, pos, mv, child_budget)? {
-            continue;
-        }
-        if !mv.is_drop() {
+        if len >= child_budget && lasts(searcher, pos, mv, child_budget)? {
             return Some((mv, child_budget));
         }
-        longest_drops.push((mv, child_budget));
-    }
-    for &(mv, child_budget) in &longest_drops {
-        if !is_futile(searcher, pos, mv, child_budget)? {
-            return Some((mv, child_budget));
-        }
-    }
-    if let Some(&first) = longest_drops.first() {
-        return Some(first);
     }
     // No reply lasts the budget: the budget was not exact (a search was cut
     // short). Any proven reply still gives a valid mate.
@@ -233,7 +219,7 @@ fn longest_exact(
 /// Whether the defender's reply `mv` from an AND node leaves no mate two
 /// plies shorter than `child_budget`; `None` if the search was stopped.
 fn lasts(searcher: &mut Searcher, pos: &mut Position, mv: Move, child_budget: i32) -> Option<bool> {
-    let child = Node::And.child(mv);
+    let child = Node::And.child();
     pos.do_move(mv);
     let value = searcher.mid(pos, child, child_budget - 2, INFINITE, INFINITE);
     pos.undo_move(mv);
@@ -242,22 +228,11 @@ fn lasts(searcher: &mut Searcher, pos: &mut Position, mv: Move, child_budget: i3
 
 /// The reply with the longest stored mate (a move before a drop on ties),
 /// with the budget it was proven within.
-fn longest_stored(proven: &[(Move, i32, i32, i32)]) -> Option<(Move, i32)> {
+fn longest_stored(proven: &[(Move, i32, i32)]) -> Option<(Move, i32)> {
     let longest = proven.iter().map(|c| c.1).max()?;
     proven
         .iter()
         .filter(|c| c.1 == longest)
         .min_by_key(|c| c.0.is_drop())
         .map(|c| (c.0, c.1))
-}
-
-/// Whether the defender's drop `mv`, worth `len` plies with futile captures
-/// discounted, needs that discount: it does when the position after it has
-/// no mate within `len` plies counted in full. `None` if stopped.
-fn is_futile(searcher: &mut Searcher, pos: &mut Position, mv: Move, len: i32) -> Option<bool> {
-    let plain = Node::Or { bonus: None };
-    pos.do_move(mv);
-    let value = searcher.mid(pos, plain, len, INFINITE, INFINITE);
-    pos.undo_move(mv);
-    (!searcher.aborted).then_some(value.pn != 0)
 }

@@ -6,13 +6,11 @@
 //! at all"; a finite one asks "is there a mate within n plies", which the
 //! solver uses to shrink a proof down to the shortest mate.
 //!
-//! Futile interpositions (無駄合): when the defender drops a piece between
-//! its king and a distant checker, the attacker simply takes it and the
-//! defender is left with nothing but more such drops, tsume convention does
-//! not count the two plies. The node after a drop is a *bonus* node: such a
-//! capture on the drop square costs no budget there, and the node has its
-//! own table key because its lengths follow that rule. A drop after whose
-//! capture the defender has a real reply is real resistance and counts.
+//! Every ply counts, interpositions included: a defender's drop between
+//! its king and a distant checker is resistance like any other reply, even
+//! when the attacker just takes it (see the README's "Interpositions"). This
+//! is the convention of KomoringHeights (MinLength) and of the YaneuraOu
+//! mate sets, whose lengths the public test sets carry.
 //!
 //! Repetition: a child whose full position (board, hands, side) is already
 //! on the current path is a disproof for the attacker (perpetual check is no
@@ -21,11 +19,10 @@
 //! absolute "no mate".
 
 use super::tt::{MateTable, Value, INFINITE, UNLIMITED};
-use crate::attacks::between;
 use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::{PieceType, Square};
+use crate::types::PieceType;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -46,63 +43,37 @@ pub const SOLVER_STACK: usize = 64 << 20;
 /// costs about 5 us on long problems, so 1024 let a deadline slip by 5 ms;
 /// reading the clock every 16 nodes costs well under 1%.
 const POLL_INTERVAL: u64 = 16;
-/// Salt mixed into the key of a bonus node, per drop square.
-const BONUS_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// Which side is to move at a node, and for a node right after a defender
-/// drop, the square of that drop.
+/// Which side is to move at a node.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
-    /// Attacker to move; `bonus` is the square of the defender's last drop.
-    Or { bonus: Option<Square> },
+    /// Attacker to move (checks only).
+    Or,
     /// Defender to move (in check).
     And,
 }
 
 impl Node {
     /// The node reached by playing `m` here.
-    pub(crate) fn child(self, m: Move) -> Node {
+    pub(crate) fn child(self) -> Node {
         match self {
-            Node::Or { .. } => Node::And,
-            Node::And => Node::Or {
-                bonus: m.is_drop().then(|| m.to()),
-            },
+            Node::Or => Node::And,
+            Node::And => Node::Or,
         }
-    }
-
-    /// Budget of the child reached by `m` from a node with `budget` in
-    /// `pos`, and the plies the move is not charged: 2 when the drop just
-    /// played was futile (see [`is_futile_capture`]).
-    pub(crate) fn child_budget(self, pos: &mut Position, m: Move, budget: i32) -> (i32, i32) {
-        let discount = match self {
-            Node::Or { bonus: Some(sq) } if is_futile_capture(pos, sq, m) => 2,
-            _ => 0,
-        };
-        (saturating_add(budget, discount - 1), discount)
     }
 
     /// Table key of this node in `pos`.
     pub(crate) fn key(self, pos: &Position) -> u64 {
-        self.key_from_board(pos.board_key())
-    }
-
-    /// Table key of this node on a board whose board key is `board`: a
-    /// bonus node's lengths follow their own rule, so its key is salted.
-    fn key_from_board(self, board: u64) -> u64 {
-        match self {
-            Node::Or { bonus: Some(sq) } => board ^ BONUS_SALT.wrapping_mul(sq.index() as u64 + 1),
-            _ => board,
-        }
+        pos.board_key()
     }
 
     /// What [`Node::key`] and [`Node::attacker_hand`] give for the child
     /// reached by the legal move `m` from this node in `pos`, and the
     /// child's full position key, all without playing `m`.
     pub(crate) fn child_keys(self, pos: &Position, m: Move) -> (u64, Hand, u64) {
-        let key = self.child(m).key_from_board(pos.board_key_after(m));
+        let key = pos.board_key_after(m);
         let hand = match self {
             // The attacker is moving: its hand changes with the move.
-            Node::Or { .. } => pos.hand_after(m),
+            Node::Or => pos.hand_after(m),
             Node::And => pos.hand(!pos.side_to_move()),
         };
         (key, hand, pos.key_after(m))
@@ -111,7 +82,7 @@ impl Node {
     /// The attacker's hand in `pos`.
     pub(crate) fn attacker_hand(self, pos: &Position) -> Hand {
         match self {
-            Node::Or { .. } => pos.hand(pos.side_to_move()),
+            Node::Or => pos.hand(pos.side_to_move()),
             Node::And => pos.hand(!pos.side_to_move()),
         }
     }
@@ -119,32 +90,10 @@ impl Node {
     /// The moves searched here: checks at OR nodes, all moves at AND nodes.
     pub(crate) fn moves(self, pos: &Position) -> MoveList {
         match self {
-            Node::Or { .. } => pos.legal_checks(),
+            Node::Or => pos.legal_checks(),
             Node::And => pos.legal_moves(),
         }
     }
-}
-
-/// Whether the attacker's `m`, after the defender dropped a piece on `sq`,
-/// shows that drop futile: `m` takes it with a piece whose line to the king
-/// runs through `sq`, and afterwards the defender can still only drop
-/// pieces in the way. Then the drop and its capture changed nothing but
-/// the length, and are not counted. When the defender has any other reply
-/// after the capture (a king move, a capture, a piece moved in the way),
-/// the drop forced a different continuation and is real resistance; when
-/// the capture mates, the drop is the last resistance and must be shown
-/// for the line to end in mate, so it counts too.
-fn is_futile_capture(pos: &mut Position, sq: Square, m: Move) -> bool {
-    if m.to() != sq
-        || m.is_drop()
-        || !between(m.from(), pos.king_square(!pos.side_to_move())).contains(sq)
-    {
-        return false;
-    }
-    pos.do_move(m);
-    let replies = pos.legal_moves();
-    pos.undo_move(m);
-    !replies.is_empty() && replies.iter().all(|r| r.is_drop())
 }
 
 /// `budget + delta`, keeping an unlimited budget unlimited.
@@ -162,7 +111,6 @@ struct Child {
     key: u64,
     hand: Hand,
     budget: i32,
-    discount: i32,
     /// Decided without the table (a repetition, or a budget too small to
     /// mate in): its value must not be re-read from the table, which never
     /// stores it, or the node would search it again forever.
@@ -249,7 +197,7 @@ impl Searcher<'_> {
             let (best, child_thpn, child_thdn) = select(node, &children, &v, thpn, thdn);
             let c = children[best];
             pos.do_move(c.mv);
-            let value = self.mid(pos, node.child(c.mv), c.budget, child_thpn, child_thdn);
+            let value = self.mid(pos, node.child(), c.budget, child_thpn, child_thdn);
             pos.undo_move(c.mv);
             children[best].value = value;
             for (i, other) in children.iter_mut().enumerate() {
@@ -285,8 +233,8 @@ impl Searcher<'_> {
         // probes, so the table's cache misses overlap instead of queueing.
         let mut children = Vec::with_capacity(moves.len());
         for &mv in &moves {
-            let child_node = node.child(mv);
-            let (child_budget, discount) = node.child_budget(pos, mv, budget);
+            let child_node = node.child();
+            let child_budget = saturating_add(budget, -1);
             let (key, hand, full_key) = node.child_keys(pos, mv);
             let settled = if self.path.contains(&full_key) {
                 Some(Value::disproven(UNLIMITED, true))
@@ -301,7 +249,6 @@ impl Searcher<'_> {
                 key,
                 hand,
                 budget: child_budget,
-                discount,
                 settled: settled.is_some(),
                 prev: None,
                 value: settled.unwrap_or(Value::UNKNOWN),
@@ -371,7 +318,7 @@ fn evasion_estimate(pos: &Position) -> u32 {
 /// squares alone (no move played). A capture or a well-defended block is
 /// the defender's best try: harder to prove (pn 2) and tried first (dn 1).
 /// A block the attacker covers more than the defender does is likely
-/// futile: cheap to prove (pn 1) and tried late (dn 2). King moves stay
+/// hopeless: cheap to prove (pn 1) and tried late (dn 2). King moves stay
 /// at 1/1. The units match the attacker's estimate (one reply = 1).
 fn evasion_estimate_value(pos: &Position, m: Move) -> Value {
     let (pn, dn) = if pos.is_capture(m) {
@@ -401,10 +348,7 @@ fn evasion_estimate_value(pos: &Position, m: Move) -> Value {
 fn cutoff(node: Node, budget: i32) -> Option<Value> {
     match node {
         // A mate from an OR node takes at least one ply.
-        Node::Or { bonus: None } if budget < 1 => Some(Value::disproven(0, false)),
-        // A bonus node's captures get one ply more than its budget, so the
-        // smallest useful budget there is -1.
-        Node::Or { bonus: Some(_) } if budget < -1 => Some(Value::disproven(-1, false)),
+        Node::Or if budget < 1 => Some(Value::disproven(0, false)),
         // An AND node's mate length is never negative.
         Node::And if budget < 0 => Some(Value::disproven(-1, false)),
         _ => None,
@@ -414,11 +358,9 @@ fn cutoff(node: Node, budget: i32) -> Option<Value> {
 /// A node decided by its move list alone.
 fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
     match node {
-        Node::Or { .. } if moves.is_empty() => Some(Value::disproven(UNLIMITED, false)),
+        Node::Or if moves.is_empty() => Some(Value::disproven(UNLIMITED, false)),
         Node::And if moves.is_empty() => Some(Value::proven(0)),
-        // With no budget left only futile drops could still be discounted;
-        // a chain of them never spends budget and explodes combinatorially,
-        // so "mate except for futile drops" is not searched for.
+        // A defender with a move is not mated within zero plies.
         Node::And if budget == 0 => Some(Value::disproven(0, false)),
         _ => None,
     }
@@ -430,10 +372,10 @@ fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
 /// is searched. A member becomes active once every member before it is
 /// resolved the way that lets the node go on (proven at the defender's
 /// node, disproven at the attacker's). Chained are:
-/// - the defender's drops onto one square (each piece kind must be shown
-///   futile, but they are refuted alike), and all its drops onto squares it
-///   does not defend that give no check (the usual futile interpositions
-///   between a distant checker and the king);
+/// - the defender's drops onto one square (each piece kind must be
+///   refuted, but they are refuted alike), and all its drops onto squares
+///   it does not defend that give no check (the interpositions between a
+///   distant checker and the king that the attacker usually just takes);
 /// - a move with and without promotion of a pawn, bishop or rook in the
 ///   zone, or of a lance to the second rank, promotion first.
 ///
@@ -503,7 +445,7 @@ fn is_active(node: Node, children: &[Child], i: usize) -> bool {
         let p = usize::from(p);
         let v = &children[p].value;
         let resolved = match node {
-            Node::Or { .. } => v.dn == 0,
+            Node::Or => v.dn == 0,
             Node::And => v.pn == 0,
         };
         if !resolved {
@@ -533,11 +475,11 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
     };
     let min = |f: fn(&Value) -> u32| active().map(|c| f(&c.value)).min().unwrap_or(INFINITE);
     match node {
-        Node::Or { .. } => {
+        Node::Or => {
             let proof = children
                 .iter()
                 .filter(|c| c.value.pn == 0)
-                .map(|c| c.value.len + 1 - c.discount)
+                .map(|c| c.value.len + 1)
                 .min();
             if let Some(len) = proof {
                 return Value::proven(len);
@@ -547,7 +489,7 @@ fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             if dn == 0 {
                 let depth = children
                     .iter()
-                    .map(|c| saturating_add(c.value.depth, 1 - c.discount))
+                    .map(|c| saturating_add(c.value.depth, 1))
                     .min()
                     .unwrap_or(UNLIMITED)
                     .max(budget);
@@ -602,7 +544,7 @@ fn widen(second: u32) -> u32 {
 #[inline(never)]
 fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (usize, u32, u32) {
     let number = |c: &Child| match node {
-        Node::Or { .. } => c.value.pn,
+        Node::Or => c.value.pn,
         Node::And => c.value.dn,
     };
     let mut best = usize::MAX;
@@ -623,7 +565,7 @@ fn select(node: Node, children: &[Child], v: &Value, thpn: u32, thdn: u32) -> (u
     }
     let c = &children[best].value;
     match node {
-        Node::Or { .. } => {
+        Node::Or => {
             let others = v.dn - c.dn;
             (
                 best,
@@ -655,7 +597,6 @@ mod tests {
                 key: 0,
                 hand: Hand::EMPTY,
                 budget: UNLIMITED,
-                discount: 0,
                 settled: false,
                 prev: None,
                 value: Value::UNKNOWN,
@@ -738,7 +679,7 @@ mod tests {
         // Black's rook on 4d checks the king on 5a from 4a, with or without
         // promotion.
         let pos = Position::from_sfen("4k4/9/9/5R3/9/9/9/9/K8 b - 1").unwrap();
-        let children = children(&pos, Node::Or { bonus: None });
+        let children = children(&pos, Node::Or);
         let mut pairs = 0;
         for (i, c) in children.iter().enumerate() {
             if !c.mv.is_promotion() {
@@ -746,7 +687,7 @@ mod tests {
                     let twin = &children[usize::from(p)];
                     assert!(twin.mv.is_promotion());
                     assert_eq!((twin.mv.from(), twin.mv.to()), (c.mv.from(), c.mv.to()));
-                    assert!(!is_active(Node::Or { bonus: None }, &children, i));
+                    assert!(!is_active(Node::Or, &children, i));
                     pairs += 1;
                 }
             } else {
