@@ -13,6 +13,7 @@
 //! different length limits never contradict each other.
 
 use crate::hand::Hand;
+use crate::large_table::{LargeTable, Zeroable};
 
 /// Proof and disproof numbers; `INFINITE` marks a solved side.
 pub(crate) const INFINITE: u32 = u32::MAX / 4;
@@ -98,9 +99,16 @@ const EMPTY: Entry = Entry {
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 
+// SAFETY: every field of an Entry is an integer (Hand wraps a u32), so the
+// all-zero pattern is a valid Entry: one with no work, which every reader
+// treats as empty, as it does EMPTY.
+unsafe impl Zeroable for Entry {}
+
 /// A fixed-size table of buckets; a board's hand variants share one bucket.
 pub(crate) struct MateTable {
-    entries: Vec<Entry>,
+    /// In huge pages where the system grants them: a probe is a cache miss
+    /// anyway, and with 4 KB pages a table of a gigabyte adds a TLB miss.
+    entries: LargeTable<Entry>,
     buckets: usize,
     /// Path-dependent disproofs from other generations are ignored.
     generation: u16,
@@ -112,7 +120,7 @@ impl MateTable {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
         MateTable {
-            entries: vec![EMPTY; buckets * BUCKET],
+            entries: LargeTable::new(buckets * BUCKET),
             buckets,
             generation: 1,
         }
