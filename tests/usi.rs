@@ -671,6 +671,38 @@ fn book_moves_come_from_the_book_options_allow() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Each mate the solver proves (the first, then each shorter one) is
+/// reported at once as `info ... score mate N pv ...`, so a GUI shows the
+/// best line while the solve goes on; the last one is the answer.
+#[test]
+fn go_mate_reports_each_proven_line() {
+    let mut e = Engine::start();
+    let sfen = "4k4/9/9/9/3+PP4/9/9/9/9 b 4G2r2b4s4n4l16p 1";
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 5000");
+    let lines = e.wait_for("checkmate", 10);
+    let reported: Vec<Vec<&str>> = lines
+        .iter()
+        .filter(|l| l.starts_with("info time") && l.contains(" pv "))
+        .map(|l| l.split(" pv ").nth(1).unwrap().split_whitespace().collect())
+        .collect();
+    assert!(!reported.is_empty(), "{lines:?}");
+    for (line, moves) in lines.iter().filter(|l| l.contains(" pv ")).zip(&reported) {
+        assert!(
+            line.contains(&format!(" score mate {} pv ", moves.len())),
+            "{line}"
+        );
+        let mut pos = gyoku::mate::tsume_position(sfen).unwrap();
+        for m in moves {
+            let m = pos.parse_usi_move(m).unwrap();
+            pos.do_move(m);
+        }
+        assert!(pos.is_checkmate(), "{line}");
+    }
+    let answer: Vec<&str> = lines.last().unwrap().split_whitespace().skip(1).collect();
+    assert_eq!(reported.last().unwrap(), &answer);
+}
+
 /// A long `go mate` reports its progress (`info time .. nodes .. nps ..
 /// hashfull ..`) about once a second, and still answers `stop` at once.
 #[test]

@@ -43,9 +43,10 @@ pub enum MateResult {
     Timeout,
 }
 
-/// How far a running solve has got (reported about once a second).
+/// How far a running solve has got (reported about once a second, and at
+/// once when a mate is proven or shortened).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct MateProgress {
+pub struct MateProgress<'a> {
     /// Nodes searched so far.
     pub nodes: u64,
     /// Milliseconds since the solve started.
@@ -54,6 +55,8 @@ pub struct MateProgress {
     pub nps: u64,
     /// Per mille of the table in use.
     pub hashfull: u32,
+    /// The best mating line proven so far (valid, maybe not the shortest).
+    pub line: Option<&'a [Move]>,
 }
 
 /// How many times a disproof that rests on repetitions is re-searched with
@@ -187,6 +190,7 @@ impl MateSolver {
                 started,
                 next: started + std::time::Duration::from_secs(1),
                 report,
+                best: None,
             },
         };
         self.stats = SolveStats::default();
@@ -256,8 +260,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     // The line of each proof is read from the table at once (no search, a
     // few milliseconds) and kept: later searches may overwrite parts of the
     // proof, and when the clock runs out this is the answer.
-    let mut fallback = None;
-    remember_line(searcher, pos, length, &mut fallback);
+    remember_line(searcher, pos, length);
     // Ask for a mate two plies shorter until there is none: the last
     // length proven is the shortest. A "none" that rests on repetitions may
     // come from disproofs stored on other paths (graph history
@@ -277,7 +280,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         if v.pn == 0 {
             length = v.len;
             stats.proven_len = length;
-            remember_line(searcher, pos, length, &mut fallback);
+            remember_line(searcher, pos, length);
         } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
             retries += 1;
             searcher.table.new_generation();
@@ -302,33 +305,35 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
             return MateResult::Mate(line);
         }
     }
-    remember_line(searcher, pos, length, &mut fallback);
-    fallback.map_or(MateResult::Timeout, |(_, line)| MateResult::Mate(line))
+    remember_line(searcher, pos, length);
+    searcher
+        .progress
+        .best
+        .take()
+        .map_or(MateResult::Timeout, |(_, line)| MateResult::Mate(line))
 }
 
-/// Keeps in `best` the line the table gives for a mate within `length`
-/// plies, if it is a valid mate and better than `best`'s: from a tighter
+/// Keeps as the best line so far (and reports at once) the line the table
+/// gives for a mate within `length` plies, if it is a valid mate and better
+/// than the one kept: from a tighter
 /// proof, or from the same proof with a longer defence. (A line read from
 /// the table may be shorter than its proof: the defender's reply is picked
 /// by stored lengths, which are upper bounds, so a shorter line is a worse
 /// defence, not a better mate.)
-fn remember_line(
-    searcher: &mut Searcher,
-    pos: &mut Position,
-    length: i32,
-    best: &mut Option<(i32, Vec<Move>)>,
-) {
+fn remember_line(searcher: &mut Searcher, pos: &mut Position, length: i32) {
     let line = if searcher.aborted {
         pv::quick_line(searcher, pos, length)
     } else {
         pv::proof_line(searcher, pos, length)
     };
     if let Some(line) = line {
-        let better = best
-            .as_ref()
-            .is_none_or(|(bound, b)| length < *bound || (length == *bound && line.len() > b.len()));
+        let better =
+            searcher.progress.best.as_ref().is_none_or(|(bound, b)| {
+                length < *bound || (length == *bound && line.len() > b.len())
+            });
         if better && is_valid_mate(pos, &line) {
-            *best = Some((length, line));
+            searcher.progress.best = Some((length, line));
+            searcher.report_now();
         }
     }
 }

@@ -143,6 +143,9 @@ pub(crate) struct Progress<'a> {
     pub(crate) started: Instant,
     pub(crate) next: Instant,
     pub(crate) report: &'a mut dyn FnMut(&super::MateProgress),
+    /// The best mating line so far and the proof bound it came from
+    /// (see `remember_line`): the answer if the clock runs out.
+    pub(crate) best: Option<(i32, Vec<Move>)>,
 }
 
 /// Time between two progress reports.
@@ -287,10 +290,14 @@ impl Searcher<'_> {
 
     /// Sends a progress report if one is due (polled with the clock).
     fn maybe_report(&mut self) {
-        let now = Instant::now();
-        if now < self.progress.next {
-            return;
+        if Instant::now() >= self.progress.next {
+            self.report_now();
         }
+    }
+
+    /// Sends a progress report now; the next is due a second later.
+    pub(crate) fn report_now(&mut self) {
+        let now = Instant::now();
         self.progress.next = now + REPORT_EVERY;
         let elapsed = now.duration_since(self.progress.started);
         let time_ms = elapsed.as_millis() as u64;
@@ -299,6 +306,7 @@ impl Searcher<'_> {
             time_ms,
             nps: (self.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
             hashfull: self.table.hashfull(),
+            line: self.progress.best.as_ref().map(|(_, line)| line.as_slice()),
         });
     }
 

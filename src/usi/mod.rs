@@ -120,10 +120,17 @@ impl<W: Write + Send> EngineOutput for UsiWriter<W> {
     }
 
     fn mate_progress(&self, p: &crate::mate::MateProgress) {
-        self.line(&format!(
+        let mut line = format!(
             "info time {} nodes {} nps {} hashfull {}",
             p.time_ms, p.nodes, p.nps, p.hashfull
-        ));
+        );
+        if let Some(moves) = p.line {
+            let _ = write!(line, " score mate {} pv", moves.len());
+            for m in moves {
+                let _ = write!(line, " {m}");
+            }
+        }
+        self.line(&line);
     }
 }
 
