@@ -99,10 +99,11 @@ pub struct SolveStats {
     /// longest.
     pub proven_len: i32,
     /// The shortening and the exact read-out finished, so the mate
-    /// returned is the shortest against the longest resistance (as far as
-    /// repetitions allow: see `REPETITION_RETRIES`). False when the clock
-    /// or node limit ran out first: the line is then the shortest proven
-    /// so far.
+    /// returned is the shortest against the longest resistance. False when
+    /// the clock or node limit ran out first, or when the last "no shorter
+    /// mate" still rested on repetitions after `REPETITION_RETRIES` (it may
+    /// come from disproofs stored for other paths): the line is then the
+    /// shortest proven so far.
     pub shortest: bool,
 }
 
@@ -284,6 +285,13 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
             retries += 1;
             searcher.table.new_generation();
+        } else if v.dn == 0 && v.path_dependent {
+            // Still resting on repetitions: maybe on disproofs stored for
+            // other paths. The 251- and 301-ply rows of tsume-long came
+            // back as 255 and 313 this way, claimed shortest; a shorter
+            // mate is not ruled out, so the answer does not say it is.
+            ruled_out = false;
+            break;
         } else if v.dn == 0 {
             break;
         } else if resets < NUMBER_RESETS {

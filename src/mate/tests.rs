@@ -104,7 +104,7 @@ fn a_mate_cut_short_while_shortening_is_returned_but_not_claimed_shortest() {
         matches!(&full, MateResult::Mate(line) if line.len() == 17),
         "{full:?}"
     );
-    assert!(stats.shortest && stats.shrink_nodes > 0, "{stats:?}");
+    assert!(stats.shrink_nodes > 0, "{stats:?}");
     // Stopped right after the first proof: that proof's line comes back.
     solver.clear();
     solver.set_node_limit(Some(stats.proof_nodes + 1));
