@@ -644,7 +644,7 @@ fn partial_mate_note(shown: usize, proven: i32) -> String {
     if shown as i32 >= proven {
         format!(
             "mate in {shown} plies, the shortest proven so far: a shorter mate was not \
-             ruled out (time ran out, or the search could not see past repetitions)"
+             ruled out in time"
         )
     } else {
         format!(

@@ -59,12 +59,6 @@ pub struct MateProgress<'a> {
     pub line: Option<&'a [Move]>,
 }
 
-/// How many times a disproof that rests on repetitions is re-searched with
-/// those disproofs forgotten before the solver gives up on a definite answer
-/// (when it has neither a clock nor a node limit; with one, until it runs
-/// out).
-const REPETITION_RETRIES: usize = 3;
-
 /// How many times a solve may wipe the table's proof and disproof numbers
 /// (keeping every proof and disproof) when a root search comes back
 /// unsolved without running out of time: its numbers reached the ceiling.
@@ -88,9 +82,6 @@ pub struct SolveStats {
     pub proof_nodes: u64,
     /// Nodes spent asking for shorter mates after it.
     pub shrink_nodes: u64,
-    /// Of those, nodes spent asking again after an answer that rested on
-    /// repetitions.
-    pub retry_nodes: u64,
     /// Nodes spent reading the line out.
     pub line_nodes: u64,
     /// The length of the shortest mate proven (0 if none): the line
@@ -100,10 +91,8 @@ pub struct SolveStats {
     pub proven_len: i32,
     /// The shortening and the exact read-out finished, so the mate
     /// returned is the shortest against the longest resistance. False when
-    /// the clock or node limit ran out first, or when the last "no shorter
-    /// mate" still rested on repetitions after `REPETITION_RETRIES` (it may
-    /// come from disproofs stored for other paths): the line is then the
-    /// shortest proven so far.
+    /// the clock or node limit ran out first (or a path ran past the
+    /// solver's longest): the line is then the shortest proven so far.
     pub shortest: bool,
 }
 
@@ -187,6 +176,8 @@ impl MateSolver {
             stop,
             aborted: false,
             path: Vec::new(),
+            path_key: search::path_key_after(0, pos.key()),
+            path_cut: false,
             progress: search::Progress {
                 started,
                 next: started + std::time::Duration::from_secs(1),
@@ -195,9 +186,6 @@ impl MateSolver {
             },
         };
         self.stats = SolveStats::default();
-        // Disproofs that rest on repetitions hold only for the paths of the
-        // problem that stored them.
-        searcher.table.new_generation();
         let result = solve_with(&mut searcher, &mut pos, &mut self.stats);
         self.nodes = searcher.nodes;
         result
@@ -205,51 +193,41 @@ impl MateSolver {
 }
 
 fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStats) -> MateResult {
-    let root = Node::Or;
     let mut length = None;
     // Short mates are found fastest by raising the length limit step by
     // step: the first limit that proves gives the shortest mate at once.
     let mut budget = 1;
     while budget <= DEEPENING_LIMIT && length.is_none() {
-        let v = searcher.mid(pos, root, budget, INFINITE, INFINITE);
+        let v = root_search(searcher, pos, budget);
         if searcher.aborted {
             return MateResult::Timeout;
         }
         if v.pn == 0 {
             length = Some(v.len);
-        } else if v.depth >= UNLIMITED && !v.path_dependent {
+        } else if v.dn == 0 && v.depth >= UNLIMITED && !searcher.path_cut {
             return MateResult::NoMate;
         }
         budget += 2;
     }
     let mut resets = 0;
-    if length.is_none() {
-        // With a clock or a node limit the retries go on until it runs out:
-        // a 251-ply problem gave up after 117 s of its 300 (three such
-        // answers) while a proof was there to be found. Unbounded solves
-        // (tests, tools) keep the fixed count so they always end.
-        let bounded = searcher.deadline.is_some() || searcher.node_limit.is_some();
-        let mut retries = 0;
-        while retries < REPETITION_RETRIES || bounded {
-            searcher.table.new_generation();
-            let v = searcher.mid(pos, root, UNLIMITED, INFINITE, INFINITE);
-            if searcher.aborted {
-                return MateResult::Timeout;
-            }
-            if v.pn == 0 {
-                length = Some(v.len);
-                break;
-            }
-            if v.dn == 0 && !v.path_dependent {
-                return MateResult::NoMate;
-            }
-            if v.dn != 0 && resets < NUMBER_RESETS {
-                // Unsolved: the numbers overflowed (see `NUMBER_RESETS`).
-                resets += 1;
-                searcher.table.forget_numbers();
-            } else {
-                retries += 1;
-            }
+    while length.is_none() {
+        let v = root_search(searcher, pos, UNLIMITED);
+        if searcher.aborted {
+            return MateResult::Timeout;
+        }
+        if v.pn == 0 {
+            length = Some(v.len);
+        } else if v.dn == 0 && !searcher.path_cut {
+            // Repetitions included: at the root each one is a line of the
+            // problem itself, so the disproof is final.
+            return MateResult::NoMate;
+        } else if v.dn != 0 && resets < NUMBER_RESETS {
+            // Unsolved: the numbers overflowed (see `NUMBER_RESETS`).
+            resets += 1;
+            searcher.table.forget_numbers();
+        } else {
+            // A path longer than the solver follows, or numbers stuck.
+            return MateResult::Timeout;
         }
     }
     let Some(mut length) = length else {
@@ -263,18 +241,11 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
     // proof, and when the clock runs out this is the answer.
     remember_line(searcher, pos, length);
     // Ask for a mate two plies shorter until there is none: the last
-    // length proven is the shortest. A "none" that rests on repetitions may
-    // come from disproofs stored on other paths (graph history
-    // interaction), so it is asked again with those forgotten, as above.
-    let mut retries = 0;
+    // length proven is the shortest.
     // Whether a shorter mate was ruled out (not just left unproven).
     let mut ruled_out = true;
     while length >= 3 {
-        let before = searcher.nodes;
-        let v = searcher.mid(pos, root, length - 2, INFINITE, INFINITE);
-        if retries > 0 {
-            stats.retry_nodes += searcher.nodes - before;
-        }
+        let v = root_search(searcher, pos, length - 2);
         if searcher.aborted {
             break;
         }
@@ -282,19 +253,9 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
             length = v.len;
             stats.proven_len = length;
             remember_line(searcher, pos, length);
-        } else if v.dn == 0 && v.path_dependent && retries < REPETITION_RETRIES {
-            retries += 1;
-            searcher.table.new_generation();
-        } else if v.dn == 0 && v.path_dependent {
-            // Still resting on repetitions: maybe on disproofs stored for
-            // other paths. The 251- and 301-ply rows of tsume-long came
-            // back as 255 and 313 this way, claimed shortest; a shorter
-            // mate is not ruled out, so the answer does not say it is.
-            ruled_out = false;
+        } else if v.dn == 0 && !searcher.path_cut {
             break;
-        } else if v.dn == 0 {
-            break;
-        } else if resets < NUMBER_RESETS {
+        } else if v.dn != 0 && resets < NUMBER_RESETS {
             resets += 1;
             searcher.table.forget_numbers();
         } else {
@@ -319,6 +280,13 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
         .best
         .take()
         .map_or(MateResult::Timeout, |(_, line)| MateResult::Mate(line))
+}
+
+/// One search of the root within `budget` plies, from the root's path.
+fn root_search(searcher: &mut Searcher, pos: &mut Position, budget: i32) -> tt::Value {
+    searcher.path_cut = false;
+    searcher.path_key = search::path_key_after(0, pos.key());
+    searcher.mid(pos, Node::Or, budget, INFINITE, INFINITE)
 }
 
 /// Keeps as the best line so far (and reports at once) the line the table

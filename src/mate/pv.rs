@@ -8,7 +8,7 @@
 //! fire, [`quick_line`] reads a valid (possibly longer) line from the table
 //! without searching.
 
-use super::search::{saturating_add, Node, Searcher};
+use super::search::{path_key_after, saturating_add, Node, Searcher};
 use super::tt::INFINITE;
 use crate::moves::Move;
 use crate::position::Position;
@@ -88,6 +88,10 @@ fn walk(
     let mut node = Node::Or;
     let mut budget = budget;
     let start_path = searcher.path.len();
+    // The searches below read path-dependent disproofs by path: the key
+    // follows the line from the root.
+    let root_path_key = path_key_after(0, pos.key());
+    searcher.path_key = root_path_key;
     let found = loop {
         if line.len() >= MAX_LINE || limit.is_some_and(|l| Instant::now() >= l) {
             break false;
@@ -119,6 +123,7 @@ fn walk(
             break false;
         };
         pos.do_move(mv);
+        searcher.path_key = path_key_after(searcher.path_key, pos.key());
         line.push(mv);
         node = node.child();
         budget = child_budget;
@@ -127,6 +132,7 @@ fn walk(
         pos.undo_move(mv);
     }
     searcher.path.truncate(start_path);
+    searcher.path_key = root_path_key;
     found.then_some(line)
 }
 
@@ -221,7 +227,10 @@ fn longest_exact(
 fn lasts(searcher: &mut Searcher, pos: &mut Position, mv: Move, child_budget: i32) -> Option<bool> {
     let child = Node::And.child();
     pos.do_move(mv);
+    let child_path_key = path_key_after(searcher.path_key, pos.key());
+    let parent_path_key = std::mem::replace(&mut searcher.path_key, child_path_key);
     let value = searcher.mid(pos, child, child_budget - 2, INFINITE, INFINITE);
+    searcher.path_key = parent_path_key;
     pos.undo_move(mv);
     (!searcher.aborted).then_some(value.pn != 0)
 }

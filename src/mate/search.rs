@@ -14,9 +14,11 @@
 //!
 //! Repetition: a child whose full position (board, hands, side) is already
 //! on the current path is a disproof for the attacker (perpetual check is no
-//! mate, and a shortest mate never repeats). Such disproofs depend on the
-//! path, so they are stored as path-dependent and never reported as an
-//! absolute "no mate".
+//! mate, and a shortest mate never repeats). Such disproofs, and every
+//! disproof built on one, depend on the path: they are stored under the key
+//! of the whole path from the root and read back only by a node reached by
+//! that same path, where they hold. At the root every repetition is one of
+//! the problem's own lines, so a disproof there is final either way.
 
 use super::tt::{MateTable, Value, INFINITE, UNLIMITED};
 use crate::hand::Hand;
@@ -96,6 +98,15 @@ impl Node {
     }
 }
 
+/// The key of the path that continues the path `path_key` with the
+/// position whose full key is `full_key` (the root's path key is
+/// `path_key_after(0, root)`): the sequence of positions, not just the last.
+pub(crate) fn path_key_after(path_key: u64, full_key: u64) -> u64 {
+    (path_key.rotate_left(17) ^ full_key)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .max(1)
+}
+
 /// `budget + delta`, keeping an unlimited budget unlimited.
 pub(crate) fn saturating_add(budget: i32, delta: i32) -> i32 {
     if budget >= UNLIMITED {
@@ -110,6 +121,8 @@ struct Child {
     mv: Move,
     key: u64,
     hand: Hand,
+    /// Key of the path from the root to this child.
+    path_key: u64,
     budget: i32,
     /// Decided without the table (a repetition, or a budget too small to
     /// mate in): its value must not be re-read from the table, which never
@@ -133,6 +146,12 @@ pub(crate) struct Searcher<'a> {
     pub(crate) aborted: bool,
     /// Full keys of the positions on the current path.
     pub(crate) path: Vec<u64>,
+    /// Key of the whole path from the root to the node being searched (see
+    /// [`path_key_after`]).
+    pub(crate) path_key: u64,
+    /// Set when a path was cut at [`MAX_PATH`]: a disproof then rests on
+    /// the cut, not on a repetition, and is no answer.
+    pub(crate) path_cut: bool,
     /// Progress reports: when the solve started, when the next report is
     /// due, and where it goes.
     pub(crate) progress: Progress<'a>,
@@ -181,6 +200,7 @@ impl Searcher<'_> {
         let key = node.key(pos);
         let hand = node.attacker_hand(pos);
         if self.path.len() >= MAX_PATH {
+            self.path_cut = true;
             return Value::disproven(UNLIMITED, true);
         }
         let mut children = match self.expand(pos, node, budget) {
@@ -200,11 +220,16 @@ impl Searcher<'_> {
             let (best, child_thpn, child_thdn) = select(node, &children, &v, thpn, thdn);
             let c = children[best];
             pos.do_move(c.mv);
+            let parent_path_key = std::mem::replace(&mut self.path_key, c.path_key);
             let value = self.mid(pos, node.child(), c.budget, child_thpn, child_thdn);
+            self.path_key = parent_path_key;
             pos.undo_move(c.mv);
             children[best].value = value;
+            // Unsolved siblings may have moved on through transpositions.
+            // A solved one is kept: a path-dependent disproof is not in the
+            // board's entry, and reading that back would take it away.
             for (i, other) in children.iter_mut().enumerate() {
-                if i != best && !other.settled {
+                if i != best && !other.settled && other.value.pn != 0 && other.value.dn != 0 {
                     if let Some(v) = self.table.probe_known(other.key, other.hand, other.budget) {
                         other.value = v;
                     }
@@ -212,7 +237,15 @@ impl Searcher<'_> {
             }
         };
         self.path.pop();
-        if !self.aborted {
+        if self.aborted {
+            // Partial numbers: nothing to store.
+        } else if result.dn == 0 && result.path_dependent {
+            // The disproof for this path; the board's entry gets only
+            // numbers that steer other paths away (see `MateTable::store`).
+            self.table.store_repetition(self.path_key, result.depth);
+            self.table
+                .store(key, hand, result, self.nodes - start_nodes + 1);
+        } else {
             self.table
                 .store(key, hand, result, self.nodes - start_nodes + 1);
         }
@@ -239,6 +272,7 @@ impl Searcher<'_> {
             let child_node = node.child();
             let child_budget = saturating_add(budget, -1);
             let (key, hand, full_key) = node.child_keys(pos, mv);
+            let path_key = path_key_after(self.path_key, full_key);
             let settled = if self.path.contains(&full_key) {
                 Some(Value::disproven(UNLIMITED, true))
             } else {
@@ -251,6 +285,7 @@ impl Searcher<'_> {
                 mv,
                 key,
                 hand,
+                path_key,
                 budget: child_budget,
                 settled: settled.is_some(),
                 prev: None,
@@ -259,7 +294,15 @@ impl Searcher<'_> {
         }
         link_delay_chains(pos, node, &mut children);
         for c in children.iter_mut().filter(|c| !c.settled) {
-            c.value = match self.table.probe_known(c.key, c.hand, c.budget) {
+            // A disproof on this very path beats the board's numbers.
+            let known = match self.table.probe_known(c.key, c.hand, c.budget) {
+                Some(v) if v.pn == 0 || v.dn == 0 => Some(v),
+                numbers => self
+                    .table
+                    .probe_repetition(c.path_key, c.budget)
+                    .or(numbers),
+            };
+            c.value = match known {
                 Some(v) => v,
                 None if node == Node::And => evasion_estimate_value(pos, c.mv),
                 None => {
@@ -604,6 +647,7 @@ mod tests {
                 mv,
                 key: 0,
                 hand: Hand::EMPTY,
+                path_key: 0,
                 budget: UNLIMITED,
                 settled: false,
                 prev: None,

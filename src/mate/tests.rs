@@ -52,14 +52,24 @@ fn disproof_covers_inferior_hands_only() {
     );
 }
 
+/// A disproof that rests on a repetition is kept for its path only: the
+/// board's entry never holds it (another path to the board may have no
+/// repetition), the path's entry does, down to the depth it was found at.
 #[test]
-fn path_dependent_disproofs_expire_with_the_generation() {
+fn path_dependent_disproofs_are_kept_by_path_only() {
     let mut table = MateTable::new(1);
     table.store(9, Hand::EMPTY, Value::disproven(UNLIMITED, true), 10);
-    let v = table.probe(9, Hand::EMPTY, UNLIMITED);
-    assert!(v.dn == 0 && v.path_dependent);
-    table.new_generation();
     assert_ne!(table.probe(9, Hand::EMPTY, UNLIMITED).dn, 0);
+    table.store_repetition(1234, 7);
+    let v = table.probe_repetition(1234, 7).unwrap();
+    assert!(v.dn == 0 && v.path_dependent && v.depth == 7);
+    assert!(table.probe_repetition(1234, 9).is_none());
+    assert!(table.probe_repetition(4321, 1).is_none());
+    table.store_repetition(1234, 3);
+    assert!(
+        table.probe_repetition(1234, 7).is_some(),
+        "depths only grow"
+    );
 }
 
 #[test]
@@ -104,7 +114,7 @@ fn a_mate_cut_short_while_shortening_is_returned_but_not_claimed_shortest() {
         matches!(&full, MateResult::Mate(line) if line.len() == 17),
         "{full:?}"
     );
-    assert!(stats.shrink_nodes > 0, "{stats:?}");
+    assert!(stats.shortest && stats.shrink_nodes > 0, "{stats:?}");
     // Stopped right after the first proof: that proof's line comes back.
     solver.clear();
     solver.set_node_limit(Some(stats.proof_nodes + 1));

@@ -11,6 +11,12 @@
 //! many plies) and the deepest disproof known (`disproof_depth`, no mate
 //! within that many plies). Both merge by min/max, so results found under
 //! different length limits never contradict each other.
+//!
+//! Disproofs that rest on a repetition hold only for the path that reached
+//! the node: the same board reached by another path may have no such
+//! repetition (graph-history interaction). They go to a second table keyed
+//! by the whole path from the root (KomoringHeights' repetition table), so
+//! they are reused exactly where they hold and nowhere else.
 
 use crate::hand::Hand;
 use crate::large_table::{LargeTable, Zeroable};
@@ -80,8 +86,6 @@ struct Entry {
     dn: u32,
     proof_len: i16,
     disproof_depth: i16,
-    /// Generation of a path-dependent disproof; 0 for an absolute one.
-    disproof_generation: u16,
     /// Nodes spent on this entry's searches, for replacement.
     work: u32,
 }
@@ -93,7 +97,6 @@ const EMPTY: Entry = Entry {
     dn: 1,
     proof_len: NO_PROOF,
     disproof_depth: NO_DISPROOF,
-    disproof_generation: 0,
     work: 0,
 };
 
@@ -104,25 +107,44 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 32);
 // treats as empty, as it does EMPTY.
 unsafe impl Zeroable for Entry {}
 
+/// A path-dependent disproof: no mate within `depth` plies for the node
+/// reached by the path whose key is `path_key` (0 = empty).
+#[derive(Copy, Clone, Debug)]
+struct RepetitionEntry {
+    path_key: u64,
+    depth: i32,
+}
+
+// SAFETY: integers only; all-zero is an empty entry (path key 0).
+unsafe impl Zeroable for RepetitionEntry {}
+
+/// Proof number left in a board's entry when it was disproven on one path
+/// through repetitions.
+const REPETITION_HINT_PN: u32 = 1000;
+
+/// The share of `MateHash` that holds path-dependent disproofs.
+const REPETITION_SHARE: usize = 16;
+
 /// A fixed-size table of buckets; a board's hand variants share one bucket.
 pub(crate) struct MateTable {
     /// In huge pages where the system grants them: a probe is a cache miss
     /// anyway, and with 4 KB pages a table of a gigabyte adds a TLB miss.
     entries: LargeTable<Entry>,
     buckets: usize,
-    /// Path-dependent disproofs from other generations are ignored.
-    generation: u16,
+    /// Path-dependent disproofs, direct-mapped by path key.
+    repetitions: LargeTable<RepetitionEntry>,
 }
 
 impl MateTable {
     /// A table using about `mb` megabytes (at least one bucket).
     pub(crate) fn new(mb: usize) -> MateTable {
         let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let repetition_bytes = bytes / REPETITION_SHARE;
+        let buckets = ((bytes - repetition_bytes) / (BUCKET * std::mem::size_of::<Entry>())).max(1);
         MateTable {
             entries: LargeTable::new(buckets * BUCKET),
             buckets,
-            generation: 1,
+            repetitions: LargeTable::new(repetition_bytes / std::mem::size_of::<RepetitionEntry>()),
         }
     }
 
@@ -136,7 +158,10 @@ impl MateTable {
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
         self.entries.fill(EMPTY);
-        self.generation = 1;
+        self.repetitions.fill(RepetitionEntry {
+            path_key: 0,
+            depth: 0,
+        });
     }
 
     /// Resets the proof and disproof numbers of every unsolved entry to
@@ -149,10 +174,27 @@ impl MateTable {
         }
     }
 
-    /// Starts a new generation: path-dependent disproofs stored so far are
-    /// no longer trusted.
-    pub(crate) fn new_generation(&mut self) {
-        self.generation = self.generation.wrapping_add(1).max(1);
+    /// The path-dependent disproof stored for the node reached by the path
+    /// `path_key`, if it rules out a mate within `budget` plies.
+    pub(crate) fn probe_repetition(&self, path_key: u64, budget: i32) -> Option<Value> {
+        let e = &self.repetitions[self.repetition_slot(path_key)];
+        (e.path_key == path_key && e.depth >= budget).then(|| Value::disproven(e.depth, true))
+    }
+
+    /// Stores a path-dependent disproof `depth` plies deep for the node
+    /// reached by the path `path_key`.
+    pub(crate) fn store_repetition(&mut self, path_key: u64, depth: i32) {
+        let slot = self.repetition_slot(path_key);
+        let e = &mut self.repetitions[slot];
+        if e.path_key == path_key {
+            e.depth = e.depth.max(depth);
+        } else {
+            *e = RepetitionEntry { path_key, depth };
+        }
+    }
+
+    fn repetition_slot(&self, path_key: u64) -> usize {
+        ((u128::from(path_key) * self.repetitions.len() as u128) >> 64) as usize
     }
 
     fn bucket(&self, key: u64) -> std::ops::Range<usize> {
@@ -190,9 +232,8 @@ impl MateTable {
     /// applies (so the caller may keep an estimate of its own).
     pub(crate) fn probe_known(&self, key: u64, hand: Hand, budget: i32) -> Option<Value> {
         let mut best_proof = i32::MAX;
-        // Deepest disproofs that apply: absolute ones and path-dependent ones.
-        let mut absolute = i32::MIN;
-        let mut dependent = i32::MIN;
+        // The deepest disproof that applies.
+        let mut disproof = i32::MIN;
         let mut exact = None;
         for e in &self.entries[self.bucket(key)] {
             if e.key != key || e.work == 0 {
@@ -202,12 +243,7 @@ impl MateTable {
                 best_proof = best_proof.min(i32::from(e.proof_len));
             }
             if e.disproof_depth != NO_DISPROOF && e.hand.is_superior_or_equal(hand) {
-                let depth = i32::from(e.disproof_depth);
-                if e.disproof_generation == 0 {
-                    absolute = absolute.max(depth);
-                } else if e.disproof_generation == self.generation {
-                    dependent = dependent.max(depth);
-                }
+                disproof = disproof.max(i32::from(e.disproof_depth));
             }
             if e.hand == hand {
                 exact = Some(e);
@@ -216,11 +252,8 @@ impl MateTable {
         if best_proof <= budget {
             return Some(Value::proven(best_proof));
         }
-        if absolute >= budget {
-            return Some(Value::disproven(absolute, false));
-        }
-        if dependent >= budget {
-            return Some(Value::disproven(dependent, true));
+        if disproof >= budget {
+            return Some(Value::disproven(disproof, false));
         }
         exact.map(|e| Value {
             pn: e.pn.max(1),
@@ -230,8 +263,9 @@ impl MateTable {
     }
 
     /// Records the outcome of a search of `key`/`hand` that cost `work` nodes.
+    /// A disproof that rests on repetitions belongs in
+    /// [`MateTable::store_repetition`]: here it leaves only numbers.
     pub(crate) fn store(&mut self, key: u64, hand: Hand, value: Value, work: u64) {
-        let generation = self.generation;
         let range = self.bucket(key);
         let slot = self.slot_for(range, key, hand);
         let e = &mut self.entries[slot];
@@ -246,18 +280,17 @@ impl MateTable {
             e.proof_len = e
                 .proof_len
                 .min(value.len.clamp(-1, i32::from(NO_PROOF) - 1) as i16);
-        } else if value.dn == 0 {
+        } else if value.dn == 0 && !value.path_dependent {
             let depth = value.depth.min(UNLIMITED) as i16;
-            let new_generation = if value.path_dependent { generation } else { 0 };
-            let old_valid = e.disproof_depth != NO_DISPROOF
-                && (e.disproof_generation == 0 || e.disproof_generation == generation);
-            let replace = !old_valid
-                || depth > e.disproof_depth
-                || (depth == e.disproof_depth && new_generation == 0);
-            if replace {
-                e.disproof_depth = depth;
-                e.disproof_generation = new_generation;
-            }
+            e.disproof_depth = e.disproof_depth.max(depth);
+        } else if value.dn == 0 {
+            // Disproven on some path through repetitions: likely hard to
+            // prove on others too. Only numbers, which any search may
+            // revise; without them, numbers left from earlier problems
+            // sent the search down such paths again and again (a 29-ply
+            // row timed out after the rows before it, solved alone in 1 s).
+            e.pn = REPETITION_HINT_PN;
+            e.dn = 1;
         } else {
             e.pn = value.pn;
             e.dn = value.dn;

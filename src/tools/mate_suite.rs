@@ -202,14 +202,13 @@ fn run_suite(args: &[String]) -> i32 {
         let stats = solver.stats();
         println!(
             "{tag} #{:<4} {:>7} found {found:>7} known {known:>3} {ms:>9.1} ms {:>10} nodes \
-             (first proof {} plies at {}, shrink {} of which {} re-asked, line {}{})",
+             (first proof {} plies at {}, shrink {}, line {}{})",
             i + 1,
             format!("{verdict:?}"),
             solver.nodes(),
             stats.first_len,
             stats.proof_nodes,
             stats.shrink_nodes,
-            stats.retry_nodes,
             stats.line_nodes,
             if stats.shortest { ", shortest" } else { "" }
         );
