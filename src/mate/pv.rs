@@ -146,8 +146,8 @@ fn proven_children(
     moves: &[Move],
 ) -> Vec<(Move, i32, i32)> {
     let mut proven = Vec::with_capacity(moves.len());
+    let child_budget = saturating_add(budget, -1);
     for &mv in moves {
-        let child_budget = saturating_add(budget, -1);
         let (key, hand, _) = node.child_keys(pos, mv);
         let value = searcher.table.probe(key, hand, child_budget);
         if value.pn == 0 {
@@ -227,10 +227,8 @@ fn longest_exact(
 fn lasts(searcher: &mut Searcher, pos: &mut Position, mv: Move, child_budget: i32) -> Option<bool> {
     let child = Node::And.child();
     pos.do_move(mv);
-    let child_path_key = path_key_after(searcher.path_key, pos.key());
-    let parent_path_key = std::mem::replace(&mut searcher.path_key, child_path_key);
-    let value = searcher.mid(pos, child, child_budget - 2, INFINITE, INFINITE);
-    searcher.path_key = parent_path_key;
+    let path_key = path_key_after(searcher.path_key, pos.key());
+    let value = searcher.mid_on_path(pos, child, path_key, child_budget - 2, INFINITE, INFINITE);
     pos.undo_move(mv);
     (!searcher.aborted).then_some(value.pn != 0)
 }

@@ -123,7 +123,6 @@ struct Child {
     hand: Hand,
     /// Key of the path from the root to this child.
     path_key: u64,
-    budget: i32,
     /// Decided without the table (a repetition, or a budget too small to
     /// mate in): its value must not be re-read from the table, which never
     /// stores it, or the node would search it again forever.
@@ -212,6 +211,8 @@ impl Searcher<'_> {
         };
         self.path.push(pos.key());
         let start_nodes = self.nodes;
+        // Every move spends one ply of the budget.
+        let child_budget = saturating_add(budget, -1);
         let result = loop {
             let v = aggregate(node, budget, &children);
             if v.pn == 0 || v.dn == 0 || v.pn >= thpn || v.dn >= thdn || self.aborted {
@@ -220,9 +221,14 @@ impl Searcher<'_> {
             let (best, child_thpn, child_thdn) = select(node, &children, &v, thpn, thdn);
             let c = children[best];
             pos.do_move(c.mv);
-            let parent_path_key = std::mem::replace(&mut self.path_key, c.path_key);
-            let value = self.mid(pos, node.child(), c.budget, child_thpn, child_thdn);
-            self.path_key = parent_path_key;
+            let value = self.mid_on_path(
+                pos,
+                node.child(),
+                c.path_key,
+                child_budget,
+                child_thpn,
+                child_thdn,
+            );
             pos.undo_move(c.mv);
             children[best].value = value;
             // Unsolved siblings may have moved on through transpositions.
@@ -230,26 +236,41 @@ impl Searcher<'_> {
             // board's entry, and reading that back would take it away.
             for (i, other) in children.iter_mut().enumerate() {
                 if i != best && !other.settled && other.value.pn != 0 && other.value.dn != 0 {
-                    if let Some(v) = self.table.probe_known(other.key, other.hand, other.budget) {
+                    if let Some(v) = self.table.probe_known(other.key, other.hand, child_budget) {
                         other.value = v;
                     }
                 }
             }
         };
         self.path.pop();
-        if self.aborted {
-            // Partial numbers: nothing to store.
-        } else if result.dn == 0 && result.path_dependent {
-            // The disproof for this path; the board's entry gets only
-            // numbers that steer other paths away (see `MateTable::store`).
-            self.table.store_repetition(self.path_key, result.depth);
-            self.table
-                .store(key, hand, result, self.nodes - start_nodes + 1);
-        } else {
+        // Partial numbers of an aborted search are not stored.
+        if !self.aborted {
+            if result.dn == 0 && result.path_dependent {
+                // The disproof for this path; the board's entry gets only
+                // numbers that steer other paths away (see `MateTable::store`).
+                self.table.store_repetition(self.path_key, result.depth);
+            }
             self.table
                 .store(key, hand, result, self.nodes - start_nodes + 1);
         }
         result
+    }
+
+    /// [`Searcher::mid`] of `pos`, a node reached by the path whose key is
+    /// `path_key` (see [`path_key_after`]); the current path key is kept.
+    pub(crate) fn mid_on_path(
+        &mut self,
+        pos: &mut Position,
+        node: Node,
+        path_key: u64,
+        budget: i32,
+        thpn: u32,
+        thdn: u32,
+    ) -> Value {
+        let parent_path_key = std::mem::replace(&mut self.path_key, path_key);
+        let value = self.mid(pos, node, budget, thpn, thdn);
+        self.path_key = parent_path_key;
+        value
     }
 
     /// The children of `node`, or its value when its move list alone
@@ -267,16 +288,17 @@ impl Searcher<'_> {
         }
         // Two passes: the keys first, each bucket prefetched, then the
         // probes, so the table's cache misses overlap instead of queueing.
+        let child_budget = saturating_add(budget, -1);
+        // The same for every child: a budget too small to mate in.
+        let cut = cutoff(node.child(), child_budget);
         let mut children = Vec::with_capacity(moves.len());
         for &mv in &moves {
-            let child_node = node.child();
-            let child_budget = saturating_add(budget, -1);
             let (key, hand, full_key) = node.child_keys(pos, mv);
             let path_key = path_key_after(self.path_key, full_key);
             let settled = if self.path.contains(&full_key) {
                 Some(Value::disproven(UNLIMITED, true))
             } else {
-                cutoff(child_node, child_budget)
+                cut
             };
             if settled.is_none() {
                 self.table.prefetch(key);
@@ -286,7 +308,6 @@ impl Searcher<'_> {
                 key,
                 hand,
                 path_key,
-                budget: child_budget,
                 settled: settled.is_some(),
                 prev: None,
                 value: settled.unwrap_or(Value::UNKNOWN),
@@ -295,11 +316,11 @@ impl Searcher<'_> {
         link_delay_chains(pos, node, &mut children);
         for c in children.iter_mut().filter(|c| !c.settled) {
             // A disproof on this very path beats the board's numbers.
-            let known = match self.table.probe_known(c.key, c.hand, c.budget) {
+            let known = match self.table.probe_known(c.key, c.hand, child_budget) {
                 Some(v) if v.pn == 0 || v.dn == 0 => Some(v),
                 numbers => self
                     .table
-                    .probe_repetition(c.path_key, c.budget)
+                    .probe_repetition(c.path_key, child_budget)
                     .or(numbers),
             };
             c.value = match known {
@@ -648,7 +669,6 @@ mod tests {
                 key: 0,
                 hand: Hand::EMPTY,
                 path_key: 0,
-                budget: UNLIMITED,
                 settled: false,
                 prev: None,
                 value: Value::UNKNOWN,
