@@ -4,7 +4,7 @@
 use gyoku::mate::{is_valid_mate, tsume_position, MateResult, MateSolver};
 use gyoku::tools::mate_suite::{parse_suite, Problem};
 use gyoku::types::Color;
-use gyoku::Position;
+use gyoku::{Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -116,14 +116,8 @@ fn interposition_followed_by_a_real_reply_counts() {
             "5b5a",
         ),
     ];
-    let stop = AtomicBool::new(false);
     for (sfen, first) in cases {
-        let pos = tsume_position(sfen).expect("sfen");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        let MateResult::Mate(line) = MateSolver::new(8).solve(&pos, Some(deadline), &stop) else {
-            panic!("no mate found for {sfen}");
-        };
-        assert!(is_valid_mate(&pos, &line), "{sfen}");
+        let line = valid_mate_line(sfen);
         assert_eq!(line.len(), 5, "{sfen}: {line:?}");
         assert_eq!(line[0].to_string(), first, "{sfen}");
     }
@@ -152,14 +146,8 @@ fn every_interposition_counts_in_full() {
             5,
         ),
     ];
-    let stop = AtomicBool::new(false);
     for (sfen, plies) in cases {
-        let pos = tsume_position(sfen).expect("sfen");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        let MateResult::Mate(line) = MateSolver::new(8).solve(&pos, Some(deadline), &stop) else {
-            panic!("no mate found for {sfen}");
-        };
-        assert!(is_valid_mate(&pos, &line), "{sfen}");
+        let line = valid_mate_line(sfen);
         assert_eq!(line.len(), plies, "{sfen}: {line:?}");
     }
 }
@@ -313,6 +301,17 @@ fn king_placements(sfen: &str) -> Vec<String> {
 fn solve(pos: &Position, ms: u64) -> MateResult {
     let deadline = Instant::now() + Duration::from_millis(ms);
     MateSolver::new(8).solve(pos, Some(deadline), &AtomicBool::new(false))
+}
+
+/// The mate found for the tsume `sfen` within 5 s, checked to be a legal,
+/// all-checks line ending in mate.
+fn valid_mate_line(sfen: &str) -> Vec<Move> {
+    let pos = tsume_position(sfen).expect("sfen");
+    let MateResult::Mate(line) = solve(&pos, 5000) else {
+        panic!("no mate found for {sfen}");
+    };
+    assert!(is_valid_mate(&pos, &line), "{sfen}");
+    line
 }
 
 /// A tsume SFEN without the attacker's king is solved with no king at all.

@@ -285,6 +285,17 @@ fn resign_value_resigns_only_lost_positions_and_only_when_set() {
     assert_ne!(e.bestmove(5).0, "resign");
 }
 
+/// Whether the USI moves `moves`, played from the tsume `sfen`, end in
+/// checkmate.
+fn ends_in_mate(sfen: &str, moves: &[&str]) -> bool {
+    let mut pos = gyoku::mate::tsume_position(sfen).unwrap();
+    for m in moves {
+        let m = pos.parse_usi_move(m).unwrap();
+        pos.do_move(m);
+    }
+    pos.is_checkmate()
+}
+
 #[test]
 fn go_mate_answers_checkmate_lines_only() {
     let mut e = Engine::start();
@@ -297,12 +308,7 @@ fn go_mate_answers_checkmate_lines_only() {
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     let moves: Vec<&str> = last.split_whitespace().skip(1).collect();
     assert_eq!(moves.len(), 9, "{last}");
-    let mut pos = gyoku::mate::tsume_position(sfen).unwrap();
-    for m in &moves {
-        let m = pos.parse_usi_move(m).unwrap();
-        pos.do_move(m);
-    }
-    assert!(pos.is_checkmate());
+    assert!(ends_in_mate(sfen, &moves));
 
     // Checks exist but no mate.
     e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b R 1");
@@ -692,12 +698,7 @@ fn go_mate_reports_each_proven_line() {
             line.contains(&format!(" score mate {} pv ", moves.len())),
             "{line}"
         );
-        let mut pos = gyoku::mate::tsume_position(sfen).unwrap();
-        for m in moves {
-            let m = pos.parse_usi_move(m).unwrap();
-            pos.do_move(m);
-        }
-        assert!(pos.is_checkmate(), "{line}");
+        assert!(ends_in_mate(sfen, moves), "{line}");
     }
     let answer: Vec<&str> = lines.last().unwrap().split_whitespace().skip(1).collect();
     assert_eq!(reported.last().unwrap(), &answer);
