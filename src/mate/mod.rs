@@ -176,7 +176,7 @@ impl MateSolver {
             stop,
             aborted: false,
             path: Vec::new(),
-            path_key: search::path_key_after(0, pos.key()),
+            path_key: 0,
             path_cut: false,
             progress: search::Progress {
                 started,
@@ -284,8 +284,7 @@ fn solve_with(searcher: &mut Searcher, pos: &mut Position, stats: &mut SolveStat
 
 /// One search of the root within `budget` plies, from the root's path.
 fn root_search(searcher: &mut Searcher, pos: &mut Position, budget: i32) -> tt::Value {
-    searcher.path_cut = false;
-    searcher.path_key = search::path_key_after(0, pos.key());
+    searcher.at_root(pos);
     searcher.mid(pos, Node::Or, budget, INFINITE, INFINITE)
 }
 

@@ -90,8 +90,7 @@ fn walk(
     let start_path = searcher.path.len();
     // The searches below read path-dependent disproofs by path: the key
     // follows the line from the root.
-    let root_path_key = path_key_after(0, pos.key());
-    searcher.path_key = root_path_key;
+    searcher.at_root(pos);
     let found = loop {
         if line.len() >= MAX_LINE || limit.is_some_and(|l| Instant::now() >= l) {
             break false;
@@ -132,7 +131,7 @@ fn walk(
         pos.undo_move(mv);
     }
     searcher.path.truncate(start_path);
-    searcher.path_key = root_path_key;
+    searcher.at_root(pos);
     found.then_some(line)
 }
 

@@ -256,6 +256,13 @@ impl Searcher<'_> {
         result
     }
 
+    /// Puts the search at the root `pos`: the path is the root alone and
+    /// nothing has been cut at the path limit yet.
+    pub(crate) fn at_root(&mut self, pos: &Position) {
+        self.path_cut = false;
+        self.path_key = path_key_after(0, pos.key());
+    }
+
     /// [`Searcher::mid`] of `pos`, a node reached by the path whose key is
     /// `path_key` (see [`path_key_after`]); the current path key is kept.
     pub(crate) fn mid_on_path(
