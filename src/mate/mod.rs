@@ -14,6 +14,8 @@
 //! }
 //! ```
 
+mod children;
+mod node;
 mod pv;
 mod search;
 mod setup;
@@ -27,7 +29,8 @@ pub use setup::tsume_position;
 
 use crate::moves::Move;
 use crate::position::Position;
-use search::{Node, Searcher};
+use node::Node;
+use search::Searcher;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tt::{MateTable, INFINITE, UNLIMITED};

@@ -8,7 +8,8 @@
 //! fire, [`quick_line`] reads a valid (possibly longer) line from the table
 //! without searching.
 
-use super::search::{path_key_after, saturating_add, Node, Searcher};
+use super::node::{path_key_after, saturating_add, Node};
+use super::search::Searcher;
 use super::tt::INFINITE;
 use crate::moves::Move;
 use crate::position::Position;

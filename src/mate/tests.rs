@@ -137,7 +137,7 @@ fn a_mate_cut_short_while_shortening_is_returned_but_not_claimed_shortest() {
 fn numbers_at_the_ceiling_are_reset_instead_of_giving_up() {
     let pos = tsume_position("4k4/9/4P4/9/9/9/9/9/9 b G 1").unwrap();
     let mut solver = MateSolver::new(1);
-    let root = search::Node::Or;
+    let root = node::Node::Or;
     for &m in root.moves(&pos).iter() {
         let (key, hand, _) = root.child_keys(&pos, m);
         let stuck = Value {

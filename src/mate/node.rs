@@ -1,0 +1,78 @@
+//! A node of the mate search: whose move it is, its table keys and
+//! moves, and the keys of paths from the root.
+
+use super::tt::UNLIMITED;
+use crate::hand::Hand;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+/// Which side is to move at a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Node {
+    /// Attacker to move (checks only).
+    Or,
+    /// Defender to move (in check).
+    And,
+}
+
+impl Node {
+    /// The node reached by playing `m` here.
+    pub(crate) fn child(self) -> Node {
+        match self {
+            Node::Or => Node::And,
+            Node::And => Node::Or,
+        }
+    }
+
+    /// Table key of this node in `pos`.
+    pub(crate) fn key(self, pos: &Position) -> u64 {
+        pos.board_key()
+    }
+
+    /// What [`Node::key`] and [`Node::attacker_hand`] give for the child
+    /// reached by the legal move `m` from this node in `pos`, and the
+    /// child's full position key, all without playing `m`.
+    pub(crate) fn child_keys(self, pos: &Position, m: Move) -> (u64, Hand, u64) {
+        let key = pos.board_key_after(m);
+        let hand = match self {
+            // The attacker is moving: its hand changes with the move.
+            Node::Or => pos.hand_after(m),
+            Node::And => pos.hand(!pos.side_to_move()),
+        };
+        (key, hand, pos.key_after(m))
+    }
+
+    /// The attacker's hand in `pos`.
+    pub(crate) fn attacker_hand(self, pos: &Position) -> Hand {
+        match self {
+            Node::Or => pos.hand(pos.side_to_move()),
+            Node::And => pos.hand(!pos.side_to_move()),
+        }
+    }
+
+    /// The moves searched here: checks at OR nodes, all moves at AND nodes.
+    pub(crate) fn moves(self, pos: &Position) -> MoveList {
+        match self {
+            Node::Or => pos.legal_checks(),
+            Node::And => pos.legal_moves(),
+        }
+    }
+}
+
+/// The key of the path that continues the path `path_key` with the
+/// position whose full key is `full_key` (the root's path key is
+/// `path_key_after(0, root)`): the sequence of positions, not just the last.
+pub(crate) fn path_key_after(path_key: u64, full_key: u64) -> u64 {
+    (path_key.rotate_left(17) ^ full_key)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .max(1)
+}
+
+/// `budget + delta`, keeping an unlimited budget unlimited.
+pub(crate) fn saturating_add(budget: i32, delta: i32) -> i32 {
+    if budget >= UNLIMITED {
+        UNLIMITED
+    } else {
+        budget + delta
+    }
+}
