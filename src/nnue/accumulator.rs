@@ -25,7 +25,9 @@ const INITIAL_CAPACITY: usize = 256 + 16;
 #[derive(Clone)]
 struct Entry {
     acc: [[i16; MAX_L1]; 2],
-    /// Whether `acc[colour]` holds this ply's values.
+    /// Sums of the active features' piece-square weights, per perspective.
+    psqt: [i32; 2],
+    /// Whether `acc[colour]` and `psqt[colour]` hold this ply's values.
     computed: [bool; 2],
     /// What the move into this ply changed; `None` at the root and after a
     /// null move (the accumulators are the parent's).
@@ -35,6 +37,7 @@ struct Entry {
 impl Entry {
     const EMPTY: Entry = Entry {
         acc: [[0; MAX_L1]; 2],
+        psqt: [0; 2],
         computed: [false; 2],
         dirty: None,
     };
@@ -87,7 +90,8 @@ impl AccumulatorStack {
         let root = &mut self.entries[0];
         root.dirty = None;
         for color in Color::ALL {
-            net.refresh(pos, color, self.kernel, &mut root.acc[color.index()]);
+            let c = color.index();
+            root.psqt[c] = net.refresh(pos, color, self.kernel, &mut root.acc[c]);
         }
         root.computed = [true; 2];
     }
@@ -121,10 +125,12 @@ impl AccumulatorStack {
         }
         let top = &self.entries[self.top];
         let us = pos.side_to_move();
+        let (us, them) = (us.index(), us.flip().index());
         net.propagate(
             self.kernel,
-            &top.acc[us.index()],
-            &top.acc[us.flip().index()],
+            &top.acc[us],
+            &top.acc[them],
+            top.psqt[us] - top.psqt[them],
         )
     }
 
@@ -140,7 +146,7 @@ impl AccumulatorStack {
                 .is_some_and(|dirty| needs_refresh(&dirty, perspective));
             if base == 0 || king_moved {
                 let top = &mut self.entries[self.top];
-                net.refresh(pos, perspective, self.kernel, &mut top.acc[p]);
+                top.psqt[p] = net.refresh(pos, perspective, self.kernel, &mut top.acc[p]);
                 top.computed[p] = true;
                 return;
             }
@@ -154,15 +160,19 @@ impl AccumulatorStack {
             let (parent, child) = (&below[ply - 1], &mut above[0]);
             let acc = &mut child.acc[p][..l1];
             acc.copy_from_slice(&parent.acc[p][..l1]);
+            let mut psqt = parent.psqt[p];
             if let Some(dirty) = &child.dirty {
                 let (removed, added) = changed_features(dirty, pos, perspective, net.feature_set());
                 for feature in removed {
                     self.kernel.sub_row(acc, net.feature_weights(feature));
+                    psqt -= net.psqt_weight(feature);
                 }
                 for feature in added {
                     self.kernel.add_row(acc, net.feature_weights(feature));
+                    psqt += net.psqt_weight(feature);
                 }
             }
+            child.psqt[p] = psqt;
             child.computed[p] = true;
         }
     }
@@ -198,8 +208,9 @@ mod tests {
         let top = &stack.entries[stack.top];
         for color in Color::ALL {
             let mut fresh = [0i16; MAX_L1];
-            net.refresh(pos, color, kernel, &mut fresh);
+            let psqt = net.refresh(pos, color, kernel, &mut fresh);
             assert!(top.computed[color.index()]);
+            assert_eq!(top.psqt[color.index()], psqt, "{color:?} {}", pos.to_sfen());
             assert_eq!(
                 top.acc[color.index()][..net.l1()],
                 fresh[..net.l1()],
@@ -277,8 +288,17 @@ mod tests {
 
     #[test]
     fn incremental_equals_refresh_along_random_games() {
-        for (set, seed) in [(FeatureSet::HalfKpMirror, 5), (FeatureSet::HalfKp, 6)] {
+        for (set, seed, psqt) in [
+            (FeatureSet::HalfKpMirror, 5, false),
+            (FeatureSet::HalfKp, 6, false),
+            (FeatureSet::HalfKpMirror, 7, true),
+        ] {
             let net = Network::random(seed, set, 64);
+            let net = if psqt {
+                net.with_random_psqt(seed)
+            } else {
+                net
+            };
             for kernel in kernels() {
                 let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15 ^ seed);
                 let mut seen = Seen::default();

@@ -172,6 +172,38 @@ fn board_bona_piece(kind: PieceType, friend: bool, view_sq: Square) -> Option<u1
     (base != 0).then(|| base + view_sq.index() as u16)
 }
 
+/// The piece a BonaPiece stands for: its kind (the four promoted minor
+/// pieces read as gold, with which they share their BonaPieces) and whether
+/// it is the perspective's own (`true`) or the opponent's; `None` for the
+/// unused slots.
+pub fn bona_piece_kind(bona: u16) -> Option<(PieceType, bool)> {
+    if bona < HAND_END {
+        return PieceType::HAND.into_iter().find_map(|kind| {
+            let count = crate::hand::MAX_IN_HAND[kind.index()] as u16;
+            HAND_BASE[kind.index()]
+                .iter()
+                .position(|&base| (base..base + count).contains(&bona))
+                .map(|side| (kind, side == 0))
+        });
+    }
+    if usize::from(bona) >= BONA_PIECE_END {
+        return None;
+    }
+    const RUNS: [PieceType; 9] = [
+        PieceType::Pawn,
+        PieceType::Lance,
+        PieceType::Knight,
+        PieceType::Silver,
+        PieceType::Gold,
+        PieceType::Bishop,
+        PieceType::Horse,
+        PieceType::Rook,
+        PieceType::Dragon,
+    ];
+    let offset = bona - HAND_END;
+    Some((RUNS[usize::from(offset / 162)], offset % 162 < 81))
+}
+
 /// One perspective's frame for a position: where its king bucket starts
 /// and whether its board is mirrored. Fixed while that king stays put.
 #[derive(Copy, Clone, Debug)]
@@ -287,6 +319,49 @@ mod tests {
     use super::*;
     use crate::types::Piece;
     use std::collections::HashSet;
+
+    /// Every BonaPiece that `bona_piece` gives decodes to its own piece,
+    /// and the slots it never gives decode to nothing.
+    #[test]
+    fn bona_pieces_decode_to_their_pieces() {
+        let mut given = HashSet::new();
+        for perspective in Color::ALL {
+            for color in Color::ALL {
+                let friend = color == perspective;
+                for kind in PieceType::ALL {
+                    if kind == PieceType::King {
+                        continue;
+                    }
+                    for sq in 0..81 {
+                        let spot = PieceSpot::Board {
+                            sq: Square::from_index(sq).unwrap(),
+                            piece: Piece::new(color, kind),
+                        };
+                        let b = bona_piece(spot, perspective).unwrap();
+                        let minor = !matches!(kind, PieceType::Horse | PieceType::Dragon);
+                        let shown = if kind.is_promoted() && minor {
+                            PieceType::Gold
+                        } else {
+                            kind
+                        };
+                        assert_eq!(bona_piece_kind(b), Some((shown, friend)), "{kind:?} {sq}");
+                        given.insert(b);
+                    }
+                }
+                for kind in PieceType::HAND {
+                    for nth in 1..=crate::hand::MAX_IN_HAND[kind.index()] as u8 {
+                        let b =
+                            bona_piece(PieceSpot::Hand { color, kind, nth }, perspective).unwrap();
+                        assert_eq!(bona_piece_kind(b), Some((kind, friend)), "{kind:?} #{nth}");
+                        given.insert(b);
+                    }
+                }
+            }
+        }
+        for b in 0..BONA_PIECE_END as u16 {
+            assert_eq!(bona_piece_kind(b).is_some(), given.contains(&b), "slot {b}");
+        }
+    }
 
     fn board(sq: &str, color: Color, kind: PieceType) -> PieceSpot {
         PieceSpot::Board {

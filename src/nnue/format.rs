@@ -13,6 +13,9 @@ pub const MAGIC: [u8; 8] = *b"GYOKUNN\0";
 pub const FORMAT_VERSION: u32 = 1;
 /// Architecture id: features -> L1 x 2 -> 32 -> 32 -> 1, ClippedReLU.
 pub const ARCHITECTURE: u32 = 1;
+/// Architecture id: as [`ARCHITECTURE`], plus one i32 piece-square weight
+/// per input added straight to the output (after the transformer weights).
+pub const ARCHITECTURE_PSQT: u32 = 2;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 48;
 /// Bytes of the checksum after the payload.
@@ -77,6 +80,8 @@ pub enum NetError {
         /// The net's transformer width.
         l1: usize,
     },
+    /// An `nn.bin` has no piece-square path to the output.
+    YaneuraOuHasNoPsqt,
 }
 
 impl fmt::Display for NetError {
@@ -133,6 +138,10 @@ impl fmt::Display for NetError {
                 "a YaneuraOu nn.bin holds HalfKP nets with L1 256 only; this net is {} with L1 {l1}",
                 set.name()
             ),
+            NetError::YaneuraOuHasNoPsqt => write!(
+                f,
+                "a YaneuraOu nn.bin has no piece-square weights; this net has them"
+            ),
         }
     }
 }
@@ -150,10 +159,11 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// Payload bytes for a network of this shape.
-fn payload_len(set: FeatureSet, l1: usize) -> u64 {
+fn payload_len(set: FeatureSet, l1: usize, psqt: bool) -> u64 {
     let ft = (l1 + set.inputs() * l1) * 2;
+    let psqt = if psqt { set.inputs() * 4 } else { 0 };
     let affine = |inputs: usize, outputs: usize| outputs * 4 + inputs * outputs;
-    (ft + affine(2 * l1, HIDDEN) + affine(HIDDEN, HIDDEN) + affine(HIDDEN, 1)) as u64
+    (ft + psqt + affine(2 * l1, HIDDEN) + affine(HIDDEN, HIDDEN) + affine(HIDDEN, 1)) as u64
 }
 
 /// Reads little-endian values from a slice the caller has sized.
@@ -246,14 +256,17 @@ impl Header {
         }
     }
 
-    /// The network shape the header describes, once every field checks.
-    fn validate(&self) -> Result<(FeatureSet, usize), NetError> {
+    /// The network shape the header describes (feature set, L1, whether
+    /// it has piece-square weights), once every field checks.
+    fn validate(&self) -> Result<(FeatureSet, usize, bool), NetError> {
         if self.version != FORMAT_VERSION {
             return Err(NetError::UnsupportedVersion(self.version));
         }
-        if self.architecture != ARCHITECTURE {
-            return Err(NetError::UnknownArchitecture(self.architecture));
-        }
+        let psqt = match self.architecture {
+            ARCHITECTURE => false,
+            ARCHITECTURE_PSQT => true,
+            other => return Err(NetError::UnknownArchitecture(other)),
+        };
         let set = FeatureSet::from_id(self.feature_set)
             .ok_or(NetError::UnknownFeatureSet(self.feature_set))?;
         let l1 = self.l1 as usize;
@@ -265,7 +278,11 @@ impl Header {
             ("layer 2 width", HIDDEN as u64, u64::from(self.l2)),
             ("layer 3 width", HIDDEN as u64, u64::from(self.l3)),
             ("output count", 1, u64::from(self.outputs)),
-            ("payload length", payload_len(set, l1), self.payload_len),
+            (
+                "payload length",
+                payload_len(set, l1, psqt),
+                self.payload_len,
+            ),
         ];
         for (what, expected, found) in sizes {
             if expected != found {
@@ -276,7 +293,7 @@ impl Header {
                 });
             }
         }
-        Ok((set, l1))
+        Ok((set, l1, psqt))
     }
 }
 
@@ -301,7 +318,7 @@ impl Network {
             });
         }
         let header = Header::read(bytes);
-        let (set, l1) = header.validate()?;
+        let (set, l1, psqt) = header.validate()?;
         // Bounded: payload_len matched the shape, and the shape is bounded.
         let body_len = HEADER_LEN + header.payload_len as usize;
         let expected = (body_len + CHECKSUM_LEN) as u64;
@@ -333,6 +350,10 @@ impl Network {
         };
         r.i16s(&mut net.ft_biases);
         r.i16s(&mut net.ft_weights);
+        if psqt {
+            net.psqt = vec![0; set.inputs()];
+            r.i32s(&mut net.psqt);
+        }
         r.affine(&mut net.hidden1);
         r.affine(&mut net.hidden2);
         r.affine(&mut net.output);
@@ -342,12 +363,16 @@ impl Network {
 
     /// The network as a file that [`Network::read`] reads back.
     pub fn write(&self) -> Vec<u8> {
-        let payload = payload_len(self.set, self.l1);
+        let payload = payload_len(self.set, self.l1, self.has_psqt());
         let mut out = Vec::with_capacity(HEADER_LEN + payload as usize + CHECKSUM_LEN);
         out.extend_from_slice(&MAGIC);
         for field in [
             FORMAT_VERSION,
-            ARCHITECTURE,
+            if self.has_psqt() {
+                ARCHITECTURE_PSQT
+            } else {
+                ARCHITECTURE
+            },
             self.set.id(),
             self.set.inputs() as u32,
             self.l1 as u32,
@@ -361,6 +386,7 @@ impl Network {
         debug_assert_eq!(out.len(), HEADER_LEN);
         let i16s = self.ft_biases.iter().chain(&self.ft_weights);
         out.extend(i16s.flat_map(|v| v.to_le_bytes()));
+        out.extend(self.psqt.iter().flat_map(|v| v.to_le_bytes()));
         for layer in [&self.hidden1, &self.hidden2, &self.output] {
             out.extend(layer.biases.iter().flat_map(|v| v.to_le_bytes()));
             out.extend(layer.weights.iter().map(|&v| v as u8));
@@ -397,10 +423,29 @@ mod tests {
         let (net, bytes) = sample();
         assert_eq!(
             bytes.len() as u64,
-            HEADER_LEN as u64 + payload_len(net.set, net.l1) + 8
+            HEADER_LEN as u64 + payload_len(net.set, net.l1, false) + 8
         );
         assert_eq!(&bytes[..8], b"GYOKUNN\0");
         assert_eq!(Network::read(&bytes), Ok(net));
+    }
+
+    #[test]
+    fn round_trip_keeps_piece_square_weights() {
+        let net = Network::random(12, FeatureSet::HalfKpMirror, 32).with_random_psqt(3);
+        let bytes = net.write();
+        assert_eq!(
+            bytes.len() as u64,
+            HEADER_LEN as u64 + payload_len(net.set, net.l1, true) + 8
+        );
+        assert_eq!(
+            u32::from_le_bytes(bytes[12..16].try_into().unwrap()),
+            ARCHITECTURE_PSQT
+        );
+        let read = Network::read(&bytes).expect("reads back");
+        assert!(read.has_psqt());
+        assert_eq!(read, net);
+        // Cut short, the file is refused like any other.
+        assert!(Network::read(&bytes[..bytes.len() - 9]).is_err());
     }
 
     #[test]

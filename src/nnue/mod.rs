@@ -12,6 +12,13 @@
 //! between all layers. This is the shape of YaneuraOu's
 //! `halfkp_256x2-32-32` with the width left open.
 //!
+//! Optionally (architecture 2) each feature also has one i32 piece-square
+//! weight; the side to move's sum minus the other side's, halved, is added
+//! to the output sum. That part of the value (material, placement) is a
+//! plain sum over pieces that never saturates in the clipped layers, as in
+//! Stockfish's PSQT path, so a net trained on little data still counts
+//! material beyond the point where its transformer clips.
+//!
 //! # Feature sets ([`FeatureSet`])
 //!
 //! Each non-king piece, seen from a perspective, is a YaneuraOu BonaPiece
@@ -33,7 +40,7 @@
 //! | accumulator | i16: bias + sum of active rows (wrapping) |
 //! | transformer output | u8 = clamp(acc, 0, 127) |
 //! | hidden layers | i32 = bias + sum(u8 x i8 weight); u8 = clamp(sum >> 6, 0, 127) |
-//! | output | i32 = bias + sum(u8 x i8 weight); value = sum / 16 ([`FV_SCALE`], truncating) |
+//! | output | i32 = bias + sum(u8 x i8 weight) (+ (psqt ours - psqt theirs) / 2, truncating, with architecture 2); value = sum / 16 ([`FV_SCALE`], truncating) |
 //!
 //! The value is from the side to move's view, in centipawn-like units (a
 //! pawn is about 90).
@@ -46,7 +53,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `GYOKUNN\0` |
 //! | 8 | 4 | format version, u32 (1) |
-//! | 12 | 4 | architecture id, u32 (1: features -> L1 x 2 -> 32 -> 32 -> 1) |
+//! | 12 | 4 | architecture id, u32 (1: features -> L1 x 2 -> 32 -> 32 -> 1; 2: the same with piece-square weights) |
 //! | 16 | 4 | feature set id, u32 (1 `HalfKpMirror`, 2 `HalfKp`) |
 //! | 20 | 4 | inputs per perspective, u32 (must match the set) |
 //! | 24 | 4 | L1, u32 |
@@ -57,6 +64,7 @@
 //! | 48 | | payload, in this order: |
 //! | | 2 L1 | transformer biases, i16 |
 //! | | 2 inputs L1 | transformer weights, i16, one row of L1 per feature |
+//! | | 4 inputs | architecture 2 only: piece-square weights, i32, one per feature |
 //! | | 4 x 32 | layer 2 biases, i32 |
 //! | | 32 x 2 L1 | layer 2 weights, i8, one row of 2 L1 per output |
 //! | | 4 x 32 | layer 3 biases, i32 |

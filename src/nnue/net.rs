@@ -73,6 +73,11 @@ pub struct Network {
     pub(super) hidden2: Affine,
     /// 32 -> 1.
     pub(super) output: Affine,
+    /// One weight per feature added straight to the output sum (in
+    /// output-sum units, FV_SCALE per centipawn), empty when the net has
+    /// none: the part of the value that is a plain sum over pieces
+    /// (material, placement) bypasses the clipped layers.
+    pub(super) psqt: Vec<i32>,
 }
 
 /// The shape only: the weights run to millions of values.
@@ -82,6 +87,7 @@ impl std::fmt::Debug for Network {
             .field("set", &self.set)
             .field("l1", &self.l1)
             .field("hidden", &HIDDEN)
+            .field("psqt", &self.has_psqt())
             .finish_non_exhaustive()
     }
 }
@@ -110,6 +116,9 @@ pub struct NetworkParts {
     pub output_weights: Vec<i8>,
     /// The output bias.
     pub output_bias: i32,
+    /// `set.inputs()` weights added to the output sum, or empty for a net
+    /// without that path.
+    pub psqt_weights: Vec<i32>,
 }
 
 /// Whether `l1` is a feature-transformer width this code supports.
@@ -129,6 +138,7 @@ impl Network {
             hidden1: Affine::zeroed(2 * l1, HIDDEN),
             hidden2: Affine::zeroed(HIDDEN, HIDDEN),
             output: Affine::zeroed(HIDDEN, 1),
+            psqt: Vec::new(),
         })
     }
 
@@ -182,6 +192,13 @@ impl Network {
             net.output.weights.len(),
             parts.output_weights.len(),
         )?;
+        if !parts.psqt_weights.is_empty() {
+            check(
+                "piece-square weights",
+                parts.set.inputs(),
+                parts.psqt_weights.len(),
+            )?;
+        }
         net.ft_weights = parts.ft_weights;
         net.ft_biases = parts.ft_biases;
         net.hidden1.weights = parts.hidden1_weights;
@@ -190,6 +207,7 @@ impl Network {
         net.hidden2.biases = parts.hidden2_biases;
         net.output.weights = parts.output_weights;
         net.output.biases = vec![parts.output_bias];
+        net.psqt = parts.psqt_weights;
         Ok(net)
     }
 
@@ -220,6 +238,27 @@ impl Network {
         net
     }
 
+    /// The same network with random piece-square weights added (for tests).
+    pub fn with_random_psqt(mut self, seed: u64) -> Network {
+        let mut rng = crate::util::rng::SplitMix64::new(seed);
+        self.psqt = (0..self.set.inputs())
+            .map(|_| rng.below(4001) as i32 - 2000)
+            .collect();
+        self
+    }
+
+    /// Whether the network has the piece-square path to the output.
+    #[inline]
+    pub fn has_psqt(&self) -> bool {
+        !self.psqt.is_empty()
+    }
+
+    /// The piece-square weight of one feature (0 without that path).
+    #[inline]
+    pub fn psqt_weight(&self, feature: u32) -> i32 {
+        self.psqt.get(feature as usize).copied().unwrap_or(0)
+    }
+
     /// The feature set the network reads.
     pub fn feature_set(&self) -> FeatureSet {
         self.set
@@ -247,21 +286,32 @@ impl Network {
     }
 
     /// Fills `acc[..l1]` with `perspective`'s accumulator for `pos`, from
-    /// scratch: biases plus the rows of every active feature.
-    pub fn refresh(&self, pos: &Position, perspective: Color, kernel: Kernel, acc: &mut [i16]) {
+    /// scratch: biases plus the rows of every active feature. Returns the
+    /// sum of the active features' piece-square weights.
+    pub fn refresh(
+        &self,
+        pos: &Position,
+        perspective: Color,
+        kernel: Kernel,
+        acc: &mut [i16],
+    ) -> i32 {
         let acc = &mut acc[..self.l1];
         acc.copy_from_slice(&self.ft_biases);
         let mut features = FeatureList::new();
         active_features(pos, perspective, self.set, &mut features);
+        let mut psqt = 0;
         for &feature in &features {
             kernel.add_row(acc, self.feature_weights(feature));
+            psqt += self.psqt_weight(feature);
         }
+        psqt
     }
 
     /// The value from two accumulators: the side to move's (`us`) and the
-    /// other side's (`them`), each `l1` long. Centipawn-like units from the
-    /// side to move's view.
-    pub fn propagate(&self, kernel: Kernel, us: &[i16], them: &[i16]) -> i32 {
+    /// other side's (`them`), each `l1` long, and the difference of their
+    /// piece-square sums (`psqt`, ours minus theirs). Centipawn-like units
+    /// from the side to move's view.
+    pub fn propagate(&self, kernel: Kernel, us: &[i16], them: &[i16], psqt: i32) -> i32 {
         let l1 = self.l1;
         let mut transformed = [0u8; 2 * MAX_L1];
         kernel.clipped_relu(&us[..l1], &mut transformed[..l1]);
@@ -271,7 +321,7 @@ impl Network {
             .forward_clipped(kernel, &transformed[..2 * l1], &mut first);
         let mut second = [0u8; HIDDEN];
         self.hidden2.forward_clipped(kernel, &first, &mut second);
-        self.output.sum(kernel, &second, 0) / FV_SCALE
+        (self.output.sum(kernel, &second, 0) + psqt / 2) / FV_SCALE
     }
 
     /// Evaluates `pos` from scratch, from the side to move's view (for
@@ -280,9 +330,9 @@ impl Network {
         let mut us = [0i16; MAX_L1];
         let mut them = [0i16; MAX_L1];
         let side = pos.side_to_move();
-        self.refresh(pos, side, kernel, &mut us);
-        self.refresh(pos, side.flip(), kernel, &mut them);
-        self.propagate(kernel, &us, &them)
+        let psqt_us = self.refresh(pos, side, kernel, &mut us);
+        let psqt_them = self.refresh(pos, side.flip(), kernel, &mut them);
+        self.propagate(kernel, &us, &them, psqt_us - psqt_them)
     }
 }
 
@@ -332,11 +382,16 @@ mod tests {
         net.output.weights[..3].copy_from_slice(&[10, 1, 100]);
         net.output.biases[0] = 50;
         for kernel in [Some(Kernel::SCALAR), Kernel::avx2()].into_iter().flatten() {
-            assert_eq!(net.propagate(kernel, &us, &them), 14, "{}", kernel.name());
+            assert_eq!(
+                net.propagate(kernel, &us, &them, 0),
+                14,
+                "{}",
+                kernel.name()
+            );
         }
         // Negative outputs truncate toward zero like C++ division: -20 / 16.
         net.output.biases[0] = -20 - 177;
-        assert_eq!(net.propagate(Kernel::SCALAR, &us, &them), -1);
+        assert_eq!(net.propagate(Kernel::SCALAR, &us, &them, 0), -1);
     }
 
     /// Random nets give varied values, so equality tests elsewhere compare

@@ -263,6 +263,9 @@ pub fn write_yaneuraou(net: &Network) -> Result<Vec<u8>, NetError> {
             l1: net.l1,
         });
     }
+    if net.has_psqt() {
+        return Err(NetError::YaneuraOuHasNoPsqt);
+    }
     let mut out = Vec::with_capacity(file_len(ARCHITECTURE.len()));
     for word in [VERSION, FILE_HASH, ARCHITECTURE.len() as u32] {
         out.extend_from_slice(&word.to_le_bytes());
@@ -602,6 +605,10 @@ mod tests {
             assert_eq!(err, NetError::NotYaneuraOuShape { set, l1 });
             assert!(err.to_string().contains("L1 256 only"), "{err}");
         }
+        let net = Network::zeroed(FeatureSet::HalfKp, L1)
+            .expect("a valid width")
+            .with_random_psqt(1);
+        assert_eq!(write_yaneuraou(&net), Err(NetError::YaneuraOuHasNoPsqt));
     }
 
     /// Writes `$GYOKU_YO_DIR/nn.bin` (a random HalfKP 256 net) and

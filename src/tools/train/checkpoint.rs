@@ -1,6 +1,7 @@
 //! Checkpoints: the float model, Adam's moments and the epoch count, so a
 //! long run can stop and resume exactly. Layout (little-endian): magic
-//! `GYOKUCKP`, version u32, inputs u32, factor rows u32, L1 u32, epochs done
+//! `GYOKUCKP`, version u32, inputs u32, factor rows u32, L1 u32,
+//! piece-square path u32 (0 or 1), epochs done
 //! u32, Adam steps u64, learning rate f32, then the model's parameters and
 //! the optimiser's state as f32 arrays in [`Model`]/[`Adam`] order.
 
@@ -8,7 +9,7 @@ use super::adam::Adam;
 use super::model::Model;
 
 const MAGIC: &[u8; 8] = b"GYOKUCKP";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 fn put_f32s(out: &mut Vec<u8>, values: &[f32]) {
     for v in values {
@@ -25,6 +26,7 @@ pub fn write(model: &Model, adam: &Adam, epochs_done: usize) -> Vec<u8> {
         model.inputs as u32,
         model.factor_rows as u32,
         model.l1 as u32,
+        u32::from(model.has_psqt()),
         epochs_done as u32,
     ] {
         out.extend_from_slice(&v.to_le_bytes());
@@ -52,13 +54,13 @@ pub enum CheckpointError {
     NotACheckpoint,
     /// A format version this build cannot read (the version found).
     Version(u32),
-    /// The model has another shape: (inputs, factor rows, L1) found and
-    /// expected.
+    /// The model has another shape: (inputs, factor rows, L1, piece-square
+    /// path) found and expected.
     Shape {
         /// The checkpoint's shape.
-        found: [u32; 3],
+        found: [u32; 4],
         /// The model's shape.
-        expected: [u32; 3],
+        expected: [u32; 4],
     },
     /// Bytes after the end of the state.
     TrailingBytes,
@@ -72,7 +74,7 @@ impl std::fmt::Display for CheckpointError {
             CheckpointError::Version(_) => write!(f, "unsupported checkpoint version"),
             CheckpointError::Shape { found, expected } => write!(
                 f,
-                "checkpoint shape {found:?} (inputs, factor rows, L1) differs from {expected:?}"
+                "checkpoint shape {found:?} (inputs, factor rows, L1, piece-square path) differs from {expected:?}"
             ),
             CheckpointError::TrailingBytes => write!(f, "checkpoint has trailing bytes"),
         }
@@ -121,8 +123,14 @@ pub fn read(bytes: &[u8], model: &mut Model, adam: &mut Adam) -> Result<usize, C
     if version != VERSION {
         return Err(CheckpointError::Version(version));
     }
-    let found = [r.u32()?, r.u32()?, r.u32()?];
-    let expected = [model.inputs, model.factor_rows, model.l1].map(|v| v as u32);
+    let found = [r.u32()?, r.u32()?, r.u32()?, r.u32()?];
+    let expected = [
+        model.inputs,
+        model.factor_rows,
+        model.l1,
+        usize::from(model.has_psqt()),
+    ]
+    .map(|v| v as u32);
     if found != expected {
         return Err(CheckpointError::Shape { found, expected });
     }
@@ -185,7 +193,7 @@ mod tests {
             (error(&damaged(8, 9), 10), "unsupported checkpoint version"),
             (
                 error(&bytes, 11),
-                "checkpoint shape [10, 5, 32] (inputs, factor rows, L1) differs from [11, 5, 32]",
+                "checkpoint shape [10, 5, 32, 0] (inputs, factor rows, L1, piece-square path) differs from [11, 5, 32, 0]",
             ),
             (error(&longer, 10), "checkpoint has trailing bytes"),
         ];

@@ -5,7 +5,7 @@
 //! x(16 * OUTPUT_SCALE), so that the integer net's value / 16 is the float
 //! output times [`OUTPUT_SCALE`].
 
-use super::model::{Model, L2, L3, OUTPUT_SCALE};
+use super::model::{psqt_to_int, Model, L2, L3, OUTPUT_SCALE};
 use crate::nnue::features::FeatureSet;
 use crate::nnue::{NetError, Network, NetworkParts};
 
@@ -57,6 +57,13 @@ pub fn quantise(model: &Model, set: FeatureSet) -> Result<Network, NetError> {
             .map(|&w| round_i8(output_weight_scale * w))
             .collect(),
         output_bias: round_i32(16.0 * OUTPUT_SCALE * model.bo),
+        psqt_weights: if model.has_psqt() {
+            (0..model.inputs)
+                .map(|f| psqt_to_int(model.folded_psqt(f)))
+                .collect()
+        } else {
+            Vec::new()
+        },
     };
     debug_assert_eq!(parts.hidden1_weights.len(), L2 * 2 * l1);
     debug_assert_eq!(parts.hidden2_weights.len(), L3 * L2);

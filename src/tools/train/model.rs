@@ -21,6 +21,32 @@ pub const HIDDEN_WEIGHT_LIMIT: f32 = 127.0 / 64.0;
 /// Largest output weight the i8 quantisation (x 16 * OUTPUT_SCALE / 127) can hold.
 pub const OUTPUT_WEIGHT_LIMIT: f32 = 127.0 * 127.0 / (16.0 * OUTPUT_SCALE);
 
+/// Starting values of the shared piece-square rows: each BonaPiece's
+/// material value (the engine's fixed piece values, in evaluation units),
+/// positive for the perspective's own pieces and negative for the
+/// opponent's, so a new model starts out counting material.
+pub fn material_factor_init() -> Vec<f32> {
+    (0..crate::nnue::features::BONA_PIECE_END as u16)
+        .map(|b| match crate::nnue::features::bona_piece_kind(b) {
+            Some((kind, own)) => {
+                let value = crate::eval::piece_value(kind) as f32;
+                if own {
+                    value
+                } else {
+                    -value
+                }
+            }
+            None => 0.0,
+        })
+        .collect()
+}
+
+/// A piece-square weight (output units) as the integer net stores it: in
+/// output-sum units, 16 per evaluation unit.
+pub fn psqt_to_int(w: f32) -> i32 {
+    (16.0 * OUTPUT_SCALE * w).round() as i32
+}
+
 /// Features of one position for the trainer: the active inputs of the side
 /// to move's half and of the other half, and the factor rows they share.
 pub struct SampleFeatures<'a> {
@@ -57,6 +83,13 @@ pub struct Model {
     pub wo: Vec<f32>,
     /// Output bias.
     pub bo: f32,
+    /// Piece-square weights added straight to the output, one per input
+    /// (in output units: evaluation / [`OUTPUT_SCALE`]); empty when the
+    /// model has no such path.
+    pub psqt: Vec<f32>,
+    /// Shared piece-square weights, one per factor row, folded into
+    /// `psqt` at export; empty with `psqt`.
+    pub psqt_factor: Vec<f32>,
 }
 
 /// What the forward pass keeps for the backward pass.
@@ -103,7 +136,42 @@ impl Model {
             b3: vec![0.2; L3],
             wo: uniform(L3, (1.0 / L3 as f32).sqrt()),
             bo: 0.0,
+            psqt: Vec::new(),
+            psqt_factor: Vec::new(),
         }
+    }
+
+    /// Adds the piece-square path, its shared rows starting at
+    /// `factor_init` (one value per factor row, in evaluation units: the
+    /// pieces' material values, say) and the per-input rows at zero.
+    pub fn with_psqt(mut self, factor_init: &[f32]) -> Model {
+        assert_eq!(
+            factor_init.len(),
+            self.factor_rows,
+            "one value per factor row"
+        );
+        self.psqt = vec![0.0; self.inputs];
+        self.psqt_factor = factor_init.iter().map(|v| v / OUTPUT_SCALE).collect();
+        self
+    }
+
+    /// Whether the model has the piece-square path.
+    pub fn has_psqt(&self) -> bool {
+        !self.psqt.is_empty()
+    }
+
+    /// The piece-square weight of input `f` with its shared row folded in
+    /// (output units).
+    pub fn folded_psqt(&self, f: usize) -> f32 {
+        self.psqt[f] + self.psqt_factor[f % self.factor_rows]
+    }
+
+    /// Sum of the piece-square weights of `features` (0 without the path).
+    fn psqt_sum(&self, features: &[u32]) -> f32 {
+        if !self.has_psqt() {
+            return 0.0;
+        }
+        features.iter().map(|&f| self.folded_psqt(f as usize)).sum()
     }
 
     /// A zeroed gradient buffer for this model.
@@ -124,10 +192,13 @@ impl Model {
             + self.b3.len()
             + self.wo.len()
             + 1
+            + self.psqt.len()
+            + self.psqt_factor.len()
     }
 
-    /// The dense parameters as one list of slices, in a fixed order.
-    pub fn dense_mut(&mut self) -> [&mut [f32]; 7] {
+    /// The dense parameters as one list of slices, in a fixed order. (The
+    /// piece-square rows are few enough to update densely.)
+    pub fn dense_mut(&mut self) -> [&mut [f32]; 9] {
         [
             &mut self.ft_bias,
             &mut self.w2,
@@ -136,6 +207,8 @@ impl Model {
             &mut self.b3,
             &mut self.wo,
             std::slice::from_mut(&mut self.bo),
+            &mut self.psqt,
+            &mut self.psqt_factor,
         ]
     }
 
@@ -184,7 +257,8 @@ impl Model {
                 .iter()
                 .zip(&z3)
                 .map(|(w, v)| w * v.clamp(0.0, 1.0))
-                .sum::<f32>();
+                .sum::<f32>()
+            + 0.5 * (self.psqt_sum(x.us) - self.psqt_sum(x.them));
         Activations { acc, z2, z3, out }
     }
 
@@ -209,8 +283,19 @@ impl Model {
         let o_b3 = o_w3 + L3 * L2;
         let o_wo = o_b3 + L3;
         let o_bo = o_wo + L3;
+        let o_psqt = o_bo + 1;
+        let o_psqt_factor = o_psqt + self.psqt.len();
         let dense = &mut grad.dense;
         dense[o_bo] += d_out;
+        if self.has_psqt() {
+            for (features, sign) in [(x.us, 0.5), (x.them, -0.5)] {
+                for &f in features {
+                    let f = f as usize;
+                    dense[o_psqt + f] += sign * d_out;
+                    dense[o_psqt_factor + f % self.factor_rows] += sign * d_out;
+                }
+            }
+        }
         let mut d_z3 = [0.0; L3];
         for i in 0..L3 {
             dense[o_wo + i] += d_out * clip(act.z3[i]);
@@ -321,7 +406,17 @@ impl Model {
             .zip(&h3)
             .map(|(&w, &h)| q(w, scale, -127.0, 127.0) * h)
             .sum();
-        let out = sum + f64::from((16.0 * OUTPUT_SCALE * self.bo).round());
+        let mut out = sum + f64::from((16.0 * OUTPUT_SCALE * self.bo).round());
+        if self.has_psqt() {
+            // The integer net sums i32 weights and halves with truncation.
+            let psqt = |features: &[u32]| -> f64 {
+                features
+                    .iter()
+                    .map(|&f| f64::from(psqt_to_int(self.folded_psqt(f as usize))))
+                    .sum()
+            };
+            out += ((psqt(x.us) - psqt(x.them)) / 2.0).trunc();
+        }
         (out / 16.0).trunc()
     }
 
@@ -356,7 +451,16 @@ mod tests {
     /// parameter (checked on parameters whose units are not at a kink).
     #[test]
     fn gradients_match_finite_differences() {
-        let mut model = Model::new(40, 10, 32, 3);
+        gradients_match_finite_differences_for(Model::new(40, 10, 32, 3));
+        let factor_init: Vec<f32> = (0..10).map(|i| (i as f32 - 4.5) * 20.0).collect();
+        let mut model = Model::new(40, 10, 32, 3).with_psqt(&factor_init);
+        for (i, w) in model.psqt.iter_mut().enumerate() {
+            *w = (i as f32 - 20.0) / 400.0;
+        }
+        gradients_match_finite_differences_for(model);
+    }
+
+    fn gradients_match_finite_differences_for(mut model: Model) {
         // Random non-zero transformer rows, so every path carries signal.
         let mut rng = SplitMix64::new(9);
         for w in &mut model.ft_weights {
@@ -401,7 +505,8 @@ mod tests {
             checked += 1;
         }
         let dense_len = grad.dense.len();
-        for k in (0..dense_len).step_by(97).chain([dense_len - 1]) {
+        // Every 97th, and the last 12 (the piece-square rows when present).
+        for k in (0..dense_len).step_by(97).chain(dense_len - 12..dense_len) {
             let mut plus = model.clone();
             let mut minus = model.clone();
             set_dense(&mut plus, k, eps);

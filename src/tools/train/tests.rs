@@ -3,7 +3,7 @@
 use super::adam::{Adam, AdamConfig};
 use super::data::Samples;
 use super::export::quantise;
-use super::model::{Model, SampleFeatures, OUTPUT_SCALE};
+use super::model::{material_factor_init, Model, SampleFeatures, OUTPUT_SCALE};
 use super::trainer::{train, validation_loss, TrainConfig};
 use crate::eval::evaluate;
 use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
@@ -38,6 +38,15 @@ fn labelled_positions(games: u64, set: FeatureSet) -> (Samples, Vec<Position>) {
 
 #[test]
 fn training_lowers_the_held_out_loss_and_export_keeps_the_values() {
+    train_and_check_export(false);
+}
+
+#[test]
+fn with_piece_square_weights_too() {
+    train_and_check_export(true);
+}
+
+fn train_and_check_export(psqt: bool) {
     let set = FeatureSet::HalfKpMirror;
     let (samples, positions) = labelled_positions(400, set);
     let (train_set, valid) = samples.split_by_game(5);
@@ -58,6 +67,9 @@ fn training_lowers_the_held_out_loss_and_export_keeps_the_values() {
         ..TrainConfig::default()
     };
     let mut model = Model::new(set.inputs(), BONA_PIECE_END, 32, 7);
+    if psqt {
+        model = model.with_psqt(&material_factor_init());
+    }
     let mut adam = Adam::new(&model, config.adam);
     let before = validation_loss(&model, &valid, &config);
     let mut reports = Vec::new();
@@ -75,6 +87,7 @@ fn training_lowers_the_held_out_loss_and_export_keeps_the_values() {
     assert!(after < before * 0.7, "held-out loss {before} -> {after}");
 
     let net = quantise(&model, set).expect("a valid shape");
+    assert_eq!(net.has_psqt(), psqt);
     let reread = crate::nnue::Network::read(&net.write()).expect("round trip");
     assert_eq!(net, reread);
     let mut worst = 0.0f32;
