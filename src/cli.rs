@@ -154,7 +154,7 @@ fn bench_command(args: &[String]) -> i32 {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let parsed = match arg.as_str() {
-            "--evalfile" => match iter.next().map(|v| crate::nnue::load::load(v)) {
+            "--evalfile" => match iter.next().map(|v| crate::eval::load_network(v)) {
                 Some(Ok(net)) => {
                     network = Some(std::sync::Arc::new(net));
                     Some(())

@@ -265,7 +265,7 @@ impl Engine {
             self.options.eval_file = "<empty>".to_string();
             return Ok(());
         }
-        let net = crate::nnue::load::load(file).map_err(|e| OptionError::File {
+        let net = crate::eval::load_network(file).map_err(|e| OptionError::File {
             option: "EvalFile",
             message: e.to_string(),
         })?;

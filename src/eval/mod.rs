@@ -85,6 +85,49 @@ fn evaluate_from(pos: &Position, piece_square: i32, weights: &[i16; NUM_FEATURES
     sum.total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
+/// The dynamic part of the linear evaluation alone (attacks, king safety
+/// and the control map around each king, hanging pieces, tempo), from the
+/// side to move's view, unclamped: what a network with dynamic terms (see
+/// [`crate::nnue`]) adds to its own value.
+pub fn dynamic_terms(pos: &Position) -> i32 {
+    let mut sum = WeightedSum {
+        weights: &weights::WEIGHTS,
+        total: 0,
+    };
+    features::extract_dynamic(pos, &mut sum);
+    sum.total
+}
+
+/// A fingerprint of the weights [`dynamic_terms`] uses. A network trained
+/// to add those terms records it, and is refused by a build whose weights
+/// differ (its values would not mean what it learned).
+pub fn dynamic_terms_fingerprint() -> u64 {
+    let bytes: Vec<u8> = weights::WEIGHTS
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    crate::nnue::fnv1a64(&bytes)
+}
+
+/// Loads the network an `EvalFile` value names (see
+/// [`crate::nnue::load`]) and checks that this build can evaluate with it:
+/// a network with dynamic terms must have been trained with this build's
+/// linear weights.
+pub fn load_network(value: &str) -> Result<crate::nnue::Network, crate::nnue::load::LoadError> {
+    use crate::nnue::load::LoadError;
+    let (net, path) = crate::nnue::load::load_with_path(value)?;
+    match net.dynamic_terms() {
+        Some(fingerprint) if fingerprint != dynamic_terms_fingerprint() => Err(LoadError::Format(
+            path,
+            crate::nnue::NetError::DynamicTermsMismatch {
+                net: fingerprint,
+                engine: dynamic_terms_fingerprint(),
+            },
+        )),
+        _ => Ok(net),
+    }
+}
+
 /// Evaluates `pos` with `weights` (the tuner and tests compare weight sets).
 pub fn evaluate_with(pos: &Position, weights: &[i16; NUM_FEATURES]) -> i32 {
     let mut sum = WeightedSum { weights, total: 0 };

@@ -86,11 +86,17 @@ impl EvalStack {
 
     /// The evaluation of `pos`, the position at the top of the stack, from
     /// the side to move's point of view. Linear: the same as
-    /// [`super::evaluate`]; NNUE: the network's value, clamped likewise.
+    /// [`super::evaluate`]; NNUE: the network's value (plus the linear
+    /// evaluation's dynamic terms for a network trained with them),
+    /// clamped likewise.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         if let Some((net, acc)) = &mut self.nnue {
-            return acc.evaluate(pos, net).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            let mut value = acc.evaluate(pos, net);
+            if net.dynamic_terms().is_some() {
+                value += super::dynamic_terms(pos);
+            }
+            return value.clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         let sums = *self.sums.last().expect("EvalStack::reset before evaluate");
         evaluate_from(pos, sums.relative(pos.side_to_move()), &WEIGHTS)

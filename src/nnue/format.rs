@@ -16,6 +16,17 @@ pub const ARCHITECTURE: u32 = 1;
 /// Architecture id: as [`ARCHITECTURE`], plus one i32 piece-square weight
 /// per input added straight to the output (after the transformer weights).
 pub const ARCHITECTURE_PSQT: u32 = 2;
+/// Architecture id: as [`ARCHITECTURE`], with the linear evaluation's
+/// dynamic terms added to the value; the payload starts with the u64
+/// fingerprint of the weights they were trained with.
+pub const ARCHITECTURE_DYNAMIC: u32 = 3;
+/// Architecture id: piece-square weights and dynamic terms both.
+pub const ARCHITECTURE_PSQT_DYNAMIC: u32 = 4;
+
+/// The architecture id of a net with or without each optional part.
+fn architecture_id(psqt: bool, dynamic: bool) -> u32 {
+    ARCHITECTURE + u32::from(psqt) + 2 * u32::from(dynamic)
+}
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 48;
 /// Bytes of the checksum after the payload.
@@ -80,8 +91,17 @@ pub enum NetError {
         /// The net's transformer width.
         l1: usize,
     },
-    /// An `nn.bin` has no piece-square path to the output.
+    /// An `nn.bin` has no piece-square path to the output, nor dynamic
+    /// terms.
     YaneuraOuHasNoPsqt,
+    /// A network completed by the linear evaluation's dynamic terms, trained
+    /// with other linear weights than this build's.
+    DynamicTermsMismatch {
+        /// The fingerprint the network was trained with.
+        net: u64,
+        /// This build's.
+        engine: u64,
+    },
 }
 
 impl fmt::Display for NetError {
@@ -140,7 +160,11 @@ impl fmt::Display for NetError {
             ),
             NetError::YaneuraOuHasNoPsqt => write!(
                 f,
-                "a YaneuraOu nn.bin has no piece-square weights; this net has them"
+                "a YaneuraOu nn.bin has no piece-square weights or dynamic terms; this net has them"
+            ),
+            NetError::DynamicTermsMismatch { net, engine } => write!(
+                f,
+                "the network adds the linear evaluation's dynamic terms as trained with weights {net:016x}, but this build's are {engine:016x}: retrain it with this build"
             ),
         }
     }
@@ -159,8 +183,8 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// Payload bytes for a network of this shape.
-fn payload_len(set: FeatureSet, l1: usize, psqt: bool) -> u64 {
-    let ft = (l1 + set.inputs() * l1) * 2;
+fn payload_len(set: FeatureSet, l1: usize, psqt: bool, dynamic: bool) -> u64 {
+    let ft = (l1 + set.inputs() * l1) * 2 + if dynamic { 8 } else { 0 };
     let psqt = if psqt { set.inputs() * 4 } else { 0 };
     let affine = |inputs: usize, outputs: usize| outputs * 4 + inputs * outputs;
     (ft + psqt + affine(2 * l1, HIDDEN) + affine(HIDDEN, HIDDEN) + affine(HIDDEN, 1)) as u64
@@ -257,14 +281,17 @@ impl Header {
     }
 
     /// The network shape the header describes (feature set, L1, whether
-    /// it has piece-square weights), once every field checks.
-    fn validate(&self) -> Result<(FeatureSet, usize, bool), NetError> {
+    /// it has piece-square weights, whether dynamic terms complete it),
+    /// once every field checks.
+    fn validate(&self) -> Result<(FeatureSet, usize, bool, bool), NetError> {
         if self.version != FORMAT_VERSION {
             return Err(NetError::UnsupportedVersion(self.version));
         }
-        let psqt = match self.architecture {
-            ARCHITECTURE => false,
-            ARCHITECTURE_PSQT => true,
+        let (psqt, dynamic) = match self.architecture {
+            ARCHITECTURE => (false, false),
+            ARCHITECTURE_PSQT => (true, false),
+            ARCHITECTURE_DYNAMIC => (false, true),
+            ARCHITECTURE_PSQT_DYNAMIC => (true, true),
             other => return Err(NetError::UnknownArchitecture(other)),
         };
         let set = FeatureSet::from_id(self.feature_set)
@@ -280,7 +307,7 @@ impl Header {
             ("output count", 1, u64::from(self.outputs)),
             (
                 "payload length",
-                payload_len(set, l1, psqt),
+                payload_len(set, l1, psqt, dynamic),
                 self.payload_len,
             ),
         ];
@@ -293,7 +320,7 @@ impl Header {
                 });
             }
         }
-        Ok((set, l1, psqt))
+        Ok((set, l1, psqt, dynamic))
     }
 }
 
@@ -318,7 +345,7 @@ impl Network {
             });
         }
         let header = Header::read(bytes);
-        let (set, l1, psqt) = header.validate()?;
+        let (set, l1, psqt, dynamic) = header.validate()?;
         // Bounded: payload_len matched the shape, and the shape is bounded.
         let body_len = HEADER_LEN + header.payload_len as usize;
         let expected = (body_len + CHECKSUM_LEN) as u64;
@@ -348,6 +375,9 @@ impl Network {
             bytes: body,
             at: HEADER_LEN,
         };
+        if dynamic {
+            net.dynamic_terms = Some(r.u64());
+        }
         r.i16s(&mut net.ft_biases);
         r.i16s(&mut net.ft_weights);
         if psqt {
@@ -363,16 +393,13 @@ impl Network {
 
     /// The network as a file that [`Network::read`] reads back.
     pub fn write(&self) -> Vec<u8> {
-        let payload = payload_len(self.set, self.l1, self.has_psqt());
+        let dynamic = self.dynamic_terms.is_some();
+        let payload = payload_len(self.set, self.l1, self.has_psqt(), dynamic);
         let mut out = Vec::with_capacity(HEADER_LEN + payload as usize + CHECKSUM_LEN);
         out.extend_from_slice(&MAGIC);
         for field in [
             FORMAT_VERSION,
-            if self.has_psqt() {
-                ARCHITECTURE_PSQT
-            } else {
-                ARCHITECTURE
-            },
+            architecture_id(self.has_psqt(), dynamic),
             self.set.id(),
             self.set.inputs() as u32,
             self.l1 as u32,
@@ -384,6 +411,9 @@ impl Network {
         }
         out.extend_from_slice(&payload.to_le_bytes());
         debug_assert_eq!(out.len(), HEADER_LEN);
+        if let Some(fingerprint) = self.dynamic_terms {
+            out.extend_from_slice(&fingerprint.to_le_bytes());
+        }
         let i16s = self.ft_biases.iter().chain(&self.ft_weights);
         out.extend(i16s.flat_map(|v| v.to_le_bytes()));
         out.extend(self.psqt.iter().flat_map(|v| v.to_le_bytes()));
@@ -423,29 +453,40 @@ mod tests {
         let (net, bytes) = sample();
         assert_eq!(
             bytes.len() as u64,
-            HEADER_LEN as u64 + payload_len(net.set, net.l1, false) + 8
+            HEADER_LEN as u64 + payload_len(net.set, net.l1, false, false) + 8
         );
         assert_eq!(&bytes[..8], b"GYOKUNN\0");
         assert_eq!(Network::read(&bytes), Ok(net));
     }
 
     #[test]
-    fn round_trip_keeps_piece_square_weights() {
-        let net = Network::random(12, FeatureSet::HalfKpMirror, 32).with_random_psqt(3);
-        let bytes = net.write();
-        assert_eq!(
-            bytes.len() as u64,
-            HEADER_LEN as u64 + payload_len(net.set, net.l1, true) + 8
-        );
-        assert_eq!(
-            u32::from_le_bytes(bytes[12..16].try_into().unwrap()),
-            ARCHITECTURE_PSQT
-        );
-        let read = Network::read(&bytes).expect("reads back");
-        assert!(read.has_psqt());
-        assert_eq!(read, net);
-        // Cut short, the file is refused like any other.
-        assert!(Network::read(&bytes[..bytes.len() - 9]).is_err());
+    fn round_trip_keeps_piece_square_weights_and_dynamic_terms() {
+        let plain = Network::random(12, FeatureSet::HalfKpMirror, 32);
+        for (psqt, dynamic, id) in [
+            (true, false, ARCHITECTURE_PSQT),
+            (false, true, ARCHITECTURE_DYNAMIC),
+            (true, true, ARCHITECTURE_PSQT_DYNAMIC),
+        ] {
+            let mut net = plain.clone();
+            if psqt {
+                net = net.with_random_psqt(3);
+            }
+            if dynamic {
+                net = net.with_dynamic_terms(0x0123_4567_89ab_cdef);
+            }
+            let bytes = net.write();
+            assert_eq!(
+                bytes.len() as u64,
+                HEADER_LEN as u64 + payload_len(net.set, net.l1, psqt, dynamic) + 8
+            );
+            assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), id);
+            let read = Network::read(&bytes).expect("reads back");
+            let parts = (read.has_psqt(), read.dynamic_terms().is_some());
+            assert_eq!(parts, (psqt, dynamic));
+            assert_eq!(read, net);
+            // Cut short, the file is refused like any other.
+            assert!(Network::read(&bytes[..bytes.len() - 9]).is_err());
+        }
     }
 
     #[test]

@@ -57,12 +57,22 @@ pub fn candidates(value: &str) -> Vec<PathBuf> {
     out
 }
 
-/// Loads the network `value` names (see the module docs for the path rule).
+/// Loads the network `value` names (see the module docs for the path
+/// rule). The engine loads through `crate::eval::load_network`, which also
+/// checks a network's dynamic terms against the build.
 pub fn load(value: &str) -> Result<Network, LoadError> {
+    load_with_path(value).map(|(net, _)| net)
+}
+
+/// [`load`], also giving the path the network was found at.
+pub fn load_with_path(value: &str) -> Result<(Network, PathBuf), LoadError> {
     let tried = candidates(value);
     let Some(path) = tried.iter().find(|p| p.is_file()).cloned() else {
         return Err(LoadError::NotFound(tried));
     };
     let bytes = std::fs::read(&path).map_err(|e| LoadError::Io(path.clone(), e))?;
-    Network::read(&bytes).map_err(|e| LoadError::Format(path, e))
+    match Network::read(&bytes) {
+        Ok(net) => Ok((net, path)),
+        Err(e) => Err(LoadError::Format(path, e)),
+    }
 }

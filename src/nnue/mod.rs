@@ -19,6 +19,12 @@
 //! Stockfish's PSQT path, so a net trained on little data still counts
 //! material beyond the point where its transformer clips.
 //!
+//! A network may also be completed by the linear evaluation's dynamic
+//! terms (attacks, king safety, hanging pieces, tempo: architectures 3 and
+//! 4): the evaluation (`crate::eval`) adds them to the network's value,
+//! and the network, trained with them added, learns the rest. The file
+//! records a fingerprint of the linear weights; another build refuses it.
+//!
 //! # Feature sets ([`FeatureSet`])
 //!
 //! Each non-king piece, seen from a perspective, is a YaneuraOu BonaPiece
@@ -53,7 +59,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `GYOKUNN\0` |
 //! | 8 | 4 | format version, u32 (1) |
-//! | 12 | 4 | architecture id, u32 (1: features -> L1 x 2 -> 32 -> 32 -> 1; 2: the same with piece-square weights) |
+//! | 12 | 4 | architecture id, u32 (1: features -> L1 x 2 -> 32 -> 32 -> 1; 2: with piece-square weights; 3: with dynamic terms; 4: both) |
 //! | 16 | 4 | feature set id, u32 (1 `HalfKpMirror`, 2 `HalfKp`) |
 //! | 20 | 4 | inputs per perspective, u32 (must match the set) |
 //! | 24 | 4 | L1, u32 |
@@ -62,6 +68,7 @@
 //! | 36 | 4 | outputs, u32 (1) |
 //! | 40 | 8 | payload length in bytes, u64 |
 //! | 48 | | payload, in this order: |
+//! | | 8 | architectures 3 and 4 only: fingerprint of the linear weights, u64 |
 //! | | 2 L1 | transformer biases, i16 |
 //! | | 2 inputs L1 | transformer weights, i16, one row of L1 per feature |
 //! | | 4 inputs | architecture 2 only: piece-square weights, i32, one per feature |
@@ -98,7 +105,7 @@ mod tests;
 
 pub use accumulator::AccumulatorStack;
 pub use features::FeatureSet;
-pub use format::NetError;
+pub use format::{fnv1a64, NetError};
 pub use net::{is_valid_l1, Network, NetworkParts, FV_SCALE};
 pub use simd::Kernel;
 pub use yaneuraou::{read_yaneuraou, write_yaneuraou};

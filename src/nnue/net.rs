@@ -78,6 +78,10 @@ pub struct Network {
     /// none: the part of the value that is a plain sum over pieces
     /// (material, placement) bypasses the clipped layers.
     pub(super) psqt: Vec<i32>,
+    /// Whether the value includes the linear evaluation's dynamic terms,
+    /// with the fingerprint of the weights it was trained with (the
+    /// evaluation adds them; this module only carries the flag).
+    pub(super) dynamic_terms: Option<u64>,
 }
 
 /// The shape only: the weights run to millions of values.
@@ -88,6 +92,7 @@ impl std::fmt::Debug for Network {
             .field("l1", &self.l1)
             .field("hidden", &HIDDEN)
             .field("psqt", &self.has_psqt())
+            .field("dynamic_terms", &self.dynamic_terms.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -119,6 +124,9 @@ pub struct NetworkParts {
     /// `set.inputs()` weights added to the output sum, or empty for a net
     /// without that path.
     pub psqt_weights: Vec<i32>,
+    /// Set for a network whose value the linear evaluation's dynamic terms
+    /// complete: the fingerprint of the weights it was trained with.
+    pub dynamic_terms: Option<u64>,
 }
 
 /// Whether `l1` is a feature-transformer width this code supports.
@@ -139,6 +147,7 @@ impl Network {
             hidden2: Affine::zeroed(HIDDEN, HIDDEN),
             output: Affine::zeroed(HIDDEN, 1),
             psqt: Vec::new(),
+            dynamic_terms: None,
         })
     }
 
@@ -208,6 +217,7 @@ impl Network {
         net.output.weights = parts.output_weights;
         net.output.biases = vec![parts.output_bias];
         net.psqt = parts.psqt_weights;
+        net.dynamic_terms = parts.dynamic_terms;
         Ok(net)
     }
 
@@ -244,6 +254,21 @@ impl Network {
         self.psqt = (0..self.set.inputs())
             .map(|_| rng.below(4001) as i32 - 2000)
             .collect();
+        self
+    }
+
+    /// For a network whose value the linear evaluation's dynamic terms
+    /// complete (`crate::eval::dynamic_terms`), the fingerprint of the
+    /// weights it was trained with; `None` for a self-contained one.
+    #[inline]
+    pub fn dynamic_terms(&self) -> Option<u64> {
+        self.dynamic_terms
+    }
+
+    /// The same network marked as completed by dynamic terms with weights
+    /// `fingerprint` (for tests).
+    pub fn with_dynamic_terms(mut self, fingerprint: u64) -> Network {
+        self.dynamic_terms = Some(fingerprint);
         self
     }
 

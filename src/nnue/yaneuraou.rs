@@ -263,7 +263,7 @@ pub fn write_yaneuraou(net: &Network) -> Result<Vec<u8>, NetError> {
             l1: net.l1,
         });
     }
-    if net.has_psqt() {
+    if net.has_psqt() || net.dynamic_terms().is_some() {
         return Err(NetError::YaneuraOuHasNoPsqt);
     }
     let mut out = Vec::with_capacity(file_len(ARCHITECTURE.len()));

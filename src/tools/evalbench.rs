@@ -91,7 +91,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         if arg == "--evalfile" {
-            match iter.next().map(|f| crate::nnue::load::load(f)) {
+            match iter.next().map(|f| crate::eval::load_network(f)) {
                 Some(Ok(net)) => network = Some(Arc::new(net)),
                 Some(Err(e)) => {
                     eprintln!("EvalFile {e}");

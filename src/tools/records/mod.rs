@@ -161,7 +161,7 @@ fn analyse_options(a: &Args, threads: usize) -> Result<AnalyseOptions, String> {
     opts.multipv = a.number("--multipv")?.unwrap_or(1usize).max(1);
     opts.hash_mb = a.number("--hash")?.unwrap_or(64usize).max(1);
     if let Some(file) = a.get("--evalfile") {
-        let net = crate::nnue::load::load(file).map_err(|e| format!("EvalFile {e}"))?;
+        let net = crate::eval::load_network(file).map_err(|e| format!("EvalFile {e}"))?;
         opts.network = Some(std::sync::Arc::new(net));
     }
     Ok(opts)

@@ -1,7 +1,7 @@
 //! Checkpoints: the float model, Adam's moments and the epoch count, so a
 //! long run can stop and resume exactly. Layout (little-endian): magic
 //! `GYOKUCKP`, version u32, inputs u32, factor rows u32, L1 u32,
-//! piece-square path u32 (0 or 1), epochs done
+//! piece-square path u32 (0 or 1), dynamic terms u32 (0 or 1), epochs done
 //! u32, Adam steps u64, learning rate f32, then the model's parameters and
 //! the optimiser's state as f32 arrays in [`Model`]/[`Adam`] order.
 
@@ -27,6 +27,7 @@ pub fn write(model: &Model, adam: &Adam, epochs_done: usize) -> Vec<u8> {
         model.factor_rows as u32,
         model.l1 as u32,
         u32::from(model.has_psqt()),
+        u32::from(model.dynamic_terms),
         epochs_done as u32,
     ] {
         out.extend_from_slice(&v.to_le_bytes());
@@ -55,12 +56,12 @@ pub enum CheckpointError {
     /// A format version this build cannot read (the version found).
     Version(u32),
     /// The model has another shape: (inputs, factor rows, L1, piece-square
-    /// path) found and expected.
+    /// path, dynamic terms) found and expected.
     Shape {
         /// The checkpoint's shape.
-        found: [u32; 4],
+        found: [u32; 5],
         /// The model's shape.
-        expected: [u32; 4],
+        expected: [u32; 5],
     },
     /// Bytes after the end of the state.
     TrailingBytes,
@@ -74,7 +75,7 @@ impl std::fmt::Display for CheckpointError {
             CheckpointError::Version(_) => write!(f, "unsupported checkpoint version"),
             CheckpointError::Shape { found, expected } => write!(
                 f,
-                "checkpoint shape {found:?} (inputs, factor rows, L1, piece-square path) differs from {expected:?}"
+                "checkpoint shape {found:?} (inputs, factor rows, L1, piece-square path, dynamic terms) differs from {expected:?}"
             ),
             CheckpointError::TrailingBytes => write!(f, "checkpoint has trailing bytes"),
         }
@@ -123,12 +124,13 @@ pub fn read(bytes: &[u8], model: &mut Model, adam: &mut Adam) -> Result<usize, C
     if version != VERSION {
         return Err(CheckpointError::Version(version));
     }
-    let found = [r.u32()?, r.u32()?, r.u32()?, r.u32()?];
+    let found = [r.u32()?, r.u32()?, r.u32()?, r.u32()?, r.u32()?];
     let expected = [
         model.inputs,
         model.factor_rows,
         model.l1,
         usize::from(model.has_psqt()),
+        usize::from(model.dynamic_terms),
     ]
     .map(|v| v as u32);
     if found != expected {
@@ -193,7 +195,7 @@ mod tests {
             (error(&damaged(8, 9), 10), "unsupported checkpoint version"),
             (
                 error(&bytes, 11),
-                "checkpoint shape [10, 5, 32, 0] (inputs, factor rows, L1, piece-square path) differs from [11, 5, 32, 0]",
+                "checkpoint shape [10, 5, 32, 0, 0] (inputs, factor rows, L1, piece-square path, dynamic terms) differs from [11, 5, 32, 0, 0]",
             ),
             (error(&longer, 10), "checkpoint has trailing bytes"),
         ];

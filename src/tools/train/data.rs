@@ -67,6 +67,9 @@ pub struct Samples {
     pub game: Vec<u32>,
     /// The linear evaluation of each position, as a baseline to beat.
     pub linear: Vec<f32>,
+    /// The linear evaluation's dynamic terms alone, which a model trained
+    /// with them adds to its own value.
+    pub dynamic: Vec<f32>,
 }
 
 impl Samples {
@@ -97,6 +100,7 @@ impl Samples {
         self.result.push(result);
         self.game.push(game);
         self.linear.push(crate::eval::evaluate(pos) as f32);
+        self.dynamic.push(crate::eval::dynamic_terms(pos) as f32);
     }
 
     /// The inputs of position `i`: (side to move, other side).
@@ -136,6 +140,7 @@ impl Samples {
         self.result.push(other.result[i]);
         self.game.push(other.game[i]);
         self.linear.push(other.linear[i]);
+        self.dynamic.push(other.dynamic[i]);
     }
 }
 

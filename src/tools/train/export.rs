@@ -64,6 +64,9 @@ pub fn quantise(model: &Model, set: FeatureSet) -> Result<Network, NetError> {
         } else {
             Vec::new()
         },
+        dynamic_terms: model
+            .dynamic_terms
+            .then(crate::eval::dynamic_terms_fingerprint),
     };
     debug_assert_eq!(parts.hidden1_weights.len(), L2 * 2 * l1);
     debug_assert_eq!(parts.hidden2_weights.len(), L3 * L2);

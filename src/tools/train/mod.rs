@@ -32,7 +32,7 @@ use trainer::TrainConfig;
 const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--l1 64]
          [--epochs 10] [--batch 16384] [--lr 0.001] [--lr-decay 0.9] [--lambda 0.7]
          [--sigmoid 600] [--seed 1] [--validation-every 10] [--quantised-epochs 1]
-         [--bucket-lr 1.0] [--psqt 0|1]
+         [--bucket-lr 1.0] [--psqt 0|1] [--dynamic 0|1]
          [--checkpoint FILE] [--resume FILE] [--threads N]
   data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)
        gyoku nnue export --format yaneuraou|gyoku IN OUT
@@ -157,6 +157,7 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     if flag(flags, "psqt", 0u32)? != 0 {
         model = model.with_psqt(&model::material_factor_init());
     }
+    model.dynamic_terms = flag(flags, "dynamic", 0u32)? != 0;
     let mut adam = Adam::new(&model, config.adam);
     let mut done = 0;
     if let Some(path) = flags.get("resume") {
@@ -199,10 +200,11 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     std::fs::write(&out, net.write()).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "wrote {out} ({set:?}, L1 {l1}{})",
-        if net.has_psqt() {
-            ", piece-square weights"
-        } else {
-            ""
+        match (net.has_psqt(), net.dynamic_terms().is_some()) {
+            (true, true) => ", piece-square weights, dynamic terms",
+            (true, false) => ", piece-square weights",
+            (false, true) => ", dynamic terms",
+            (false, false) => "",
         }
     );
     Ok(())

@@ -90,6 +90,10 @@ pub struct Model {
     /// Shared piece-square weights, one per factor row, folded into
     /// `psqt` at export; empty with `psqt`.
     pub psqt_factor: Vec<f32>,
+    /// The model's value is completed by the linear evaluation's dynamic
+    /// terms (`crate::eval::dynamic_terms`), which the trainer adds to its
+    /// output for each position; the network learns the rest.
+    pub dynamic_terms: bool,
 }
 
 /// What the forward pass keeps for the backward pass.
@@ -138,6 +142,7 @@ impl Model {
             bo: 0.0,
             psqt: Vec::new(),
             psqt_factor: Vec::new(),
+            dynamic_terms: false,
         }
     }
 

@@ -5,7 +5,7 @@ use super::data::Samples;
 use super::export::quantise;
 use super::model::{material_factor_init, Model, SampleFeatures, OUTPUT_SCALE};
 use super::trainer::{train, validation_loss, TrainConfig};
-use crate::eval::evaluate;
+use crate::eval::{evaluate, EVAL_LIMIT};
 use crate::nnue::features::{FeatureSet, BONA_PIECE_END};
 use crate::nnue::Kernel;
 use crate::position::Position;
@@ -38,15 +38,20 @@ fn labelled_positions(games: u64, set: FeatureSet) -> (Samples, Vec<Position>) {
 
 #[test]
 fn training_lowers_the_held_out_loss_and_export_keeps_the_values() {
-    train_and_check_export(false);
+    train_and_check_export(false, false);
 }
 
 #[test]
 fn with_piece_square_weights_too() {
-    train_and_check_export(true);
+    train_and_check_export(true, false);
 }
 
-fn train_and_check_export(psqt: bool) {
+#[test]
+fn with_piece_square_weights_and_dynamic_terms_too() {
+    train_and_check_export(true, true);
+}
+
+fn train_and_check_export(psqt: bool, dynamic: bool) {
     let set = FeatureSet::HalfKpMirror;
     let (samples, positions) = labelled_positions(400, set);
     let (train_set, valid) = samples.split_by_game(5);
@@ -70,6 +75,7 @@ fn train_and_check_export(psqt: bool) {
     if psqt {
         model = model.with_psqt(&material_factor_init());
     }
+    model.dynamic_terms = dynamic;
     let mut adam = Adam::new(&model, config.adam);
     let before = validation_loss(&model, &valid, &config);
     let mut reports = Vec::new();
@@ -88,6 +94,8 @@ fn train_and_check_export(psqt: bool) {
 
     let net = quantise(&model, set).expect("a valid shape");
     assert_eq!(net.has_psqt(), psqt);
+    assert_eq!(net.dynamic_terms().is_some(), dynamic);
+    let net_arc = std::sync::Arc::new(net.clone());
     let reread = crate::nnue::Network::read(&net.write()).expect("round trip");
     assert_eq!(net, reread);
     let mut worst = 0.0f32;
@@ -102,6 +110,16 @@ fn train_and_check_export(psqt: bool) {
         };
         let float = model.forward(&x).out * OUTPUT_SCALE;
         let integer = net.evaluate_from_scratch(pos, Kernel::SCALAR) as f32;
+        // The engine's evaluation adds the dynamic terms to the net's value.
+        let mut stack = crate::eval::EvalStack::with_network(Some(net_arc.clone()));
+        stack.reset(pos);
+        let added = if dynamic {
+            crate::eval::dynamic_terms(pos)
+        } else {
+            0
+        };
+        let engine_value = (integer as i32 + added).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        assert_eq!(stack.evaluate(pos), engine_value, "{}", pos.to_sfen());
         // The export is exact: the model's integer simulation gives the
         // net's value; the float model differs by the rounding.
         assert_eq!(
@@ -143,5 +161,27 @@ fn export_converts_between_formats() {
     assert!(super::export_command(&args(&["--format", "onnx", "a", "b"])).is_err());
     assert!(super::export_command(&args(&["a", "b"])).is_err());
     assert!(super::export_command(&args(&["--format", "gyoku", "a"])).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A network trained with the dynamic terms loads only into a build with
+/// the same linear weights, and says so otherwise.
+#[test]
+fn a_network_with_dynamic_terms_needs_this_builds_weights() {
+    let dir = std::env::temp_dir().join(format!("gyoku-dynamic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = crate::nnue::Network::random(5, FeatureSet::HalfKpMirror, 32);
+    let ours = dir.join("ours.nn");
+    let fingerprint = crate::eval::dynamic_terms_fingerprint();
+    std::fs::write(&ours, base.clone().with_dynamic_terms(fingerprint).write()).unwrap();
+    let loaded = crate::eval::load_network(ours.to_str().unwrap()).expect("loads");
+    assert_eq!(loaded.dynamic_terms(), Some(fingerprint));
+    let other = dir.join("other.nn");
+    std::fs::write(&other, base.with_dynamic_terms(fingerprint ^ 1).write()).unwrap();
+    let err = crate::eval::load_network(other.to_str().unwrap()).unwrap_err();
+    assert!(
+        err.to_string().contains("retrain it with this build"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

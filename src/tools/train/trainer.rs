@@ -57,6 +57,16 @@ fn target(samples: &Samples, i: usize, config: &TrainConfig) -> f32 {
     config.lambda * from_score + (1.0 - config.lambda) * samples.result[i]
 }
 
+/// What the engine adds to the model's value for position `i`: the
+/// dynamic terms for a model trained with them (evaluation units).
+fn added_terms(model: &Model, samples: &Samples, i: usize) -> f32 {
+    if model.dynamic_terms {
+        samples.dynamic[i]
+    } else {
+        0.0
+    }
+}
+
 /// Mean squared error in win probability over `samples`, of the value the
 /// exported integer net will give.
 pub fn validation_loss(model: &Model, samples: &Samples, config: &TrainConfig) -> f64 {
@@ -67,7 +77,8 @@ pub fn validation_loss(model: &Model, samples: &Samples, config: &TrainConfig) -
         .into_par_iter()
         .map(|i| {
             let (us, them) = samples.features(i);
-            let value = model.forward_quantised(&SampleFeatures { us, them }) as f32;
+            let value = model.forward_quantised(&SampleFeatures { us, them }) as f32
+                + added_terms(model, samples, i);
             let p = sigmoid(value / config.sigmoid_scale);
             let d = p - target(samples, i, config);
             f64::from(d * d)
@@ -111,7 +122,7 @@ fn batch_gradient(
             model.forward_quantised(&x) as f32 / OUTPUT_SCALE
         } else {
             act.out
-        };
+        } + added_terms(model, samples, i) / OUTPUT_SCALE;
         let p = sigmoid(out * k);
         let d = p - target(samples, i, config);
         loss += f64::from(d * d);
