@@ -52,9 +52,11 @@ impl Affine {
     /// Every output through ClippedReLU: `clamp(sum >> 6, 0, 127)`.
     #[inline]
     fn forward_clipped(&self, kernel: Kernel, input: &[u8], out: &mut [u8]) {
-        for (o, value) in out.iter_mut().enumerate().take(self.outputs) {
-            let scaled = self.sum(kernel, input, o) >> WEIGHT_SCALE_BITS;
-            *value = scaled.clamp(0, ACTIVATION_MAX) as u8;
+        let mut sums = [0i32; HIDDEN];
+        let sums = &mut sums[..self.outputs];
+        kernel.affine(input, &self.weights, &self.biases, sums);
+        for (value, &sum) in out.iter_mut().zip(sums.iter()) {
+            *value = (sum >> WEIGHT_SCALE_BITS).clamp(0, ACTIVATION_MAX) as u8;
         }
     }
 }

@@ -93,6 +93,26 @@ impl Kernel {
         }
     }
 
+    /// A dense layer: `out[o] = biases[o] + dot(x, row o of weights)` for
+    /// every `o < out.len()`, the rows `x.len()` long, one after another in
+    /// `weights`. Same precondition as [`Kernel::dot`] (every `x[i]` at most
+    /// 127).
+    ///
+    /// # Panics
+    /// If `weights` or `biases` is shorter than the layer.
+    #[inline]
+    pub fn affine(self, x: &[u8], weights: &[i8], biases: &[i32], out: &mut [i32]) {
+        let (rows, n) = (out.len(), x.len());
+        let (weights, biases) = (&weights[..rows * n], &biases[..rows]);
+        match self.0 {
+            Isa::Scalar => scalar::affine(x, weights, biases, out),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an Avx2 kernel exists only where AVX2 was detected;
+            // weights holds out.len() rows of x.len() and biases one per row.
+            Isa::Avx2 => unsafe { avx2::affine(x, weights, biases, out) },
+        }
+    }
+
     /// `sum(x[i] * w[i])` over the common length, as i32.
     ///
     /// Every `x[i]` must be at most 127 (a ClippedReLU output) for the AVX2
@@ -138,6 +158,13 @@ mod scalar {
             .zip(w)
             .map(|(&a, &b)| i32::from(a) * i32::from(b))
             .sum()
+    }
+
+    pub fn affine(x: &[u8], weights: &[i8], biases: &[i32], out: &mut [i32]) {
+        let n = x.len();
+        for (o, value) in out.iter_mut().enumerate() {
+            *value = biases[o].wrapping_add(dot(x, &weights[o * n..(o + 1) * n]));
+        }
     }
 }
 
@@ -228,6 +255,53 @@ mod avx2 {
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
         }
         horizontal_sum(sum) + super::scalar::dot(&x[whole..], &w[whole..])
+    }
+
+    /// [`super::Kernel::affine`]: four rows at a time when the rows are
+    /// whole registers long (their partial sums reduced together), the
+    /// rest row by row. `weights` holds `out.len()` rows of `x.len()`.
+    #[target_feature(enable = "avx2")]
+    pub fn affine(x: &[u8], weights: &[i8], biases: &[i32], out: &mut [i32]) {
+        let n = x.len();
+        debug_assert!(weights.len() >= out.len() * n && biases.len() >= out.len());
+        let grouped = if n.is_multiple_of(I8_LANES) {
+            out.len() / 4 * 4
+        } else {
+            0
+        };
+        let ones = _mm256_set1_epi16(1);
+        for o in (0..grouped).step_by(4) {
+            let mut sums = [_mm256_setzero_si256(); 4];
+            for i in (0..n).step_by(I8_LANES) {
+                // SAFETY: i + 32 <= n, and rows o..o + 4 lie inside weights
+                // (o + 4 <= out.len()), so every 32-byte load is in bounds.
+                let xv = unsafe { _mm256_loadu_si256(x.as_ptr().add(i).cast()) };
+                for (r, sum) in sums.iter_mut().enumerate() {
+                    let row = (o + r) * n + i;
+                    // SAFETY: row + 32 <= (o + r + 1) * n <= weights.len().
+                    let wv = unsafe { _mm256_loadu_si256(weights.as_ptr().add(row).cast()) };
+                    let pairs = _mm256_maddubs_epi16(xv, wv);
+                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, ones));
+                }
+            }
+            // Per 128-bit half: [row 0, row 1, row 2, row 3] partial sums;
+            // the halves added give the four rows' totals.
+            let pairs01 = _mm256_hadd_epi32(sums[0], sums[1]);
+            let pairs23 = _mm256_hadd_epi32(sums[2], sums[3]);
+            let quads = _mm256_hadd_epi32(pairs01, pairs23);
+            let totals = _mm_add_epi32(
+                _mm256_castsi256_si128(quads),
+                _mm256_extracti128_si256::<1>(quads),
+            );
+            // SAFETY: o + 4 <= grouped <= both biases.len() and out.len().
+            unsafe {
+                let bias = _mm_loadu_si128(biases.as_ptr().add(o).cast());
+                _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), _mm_add_epi32(totals, bias));
+            }
+        }
+        for o in grouped..out.len() {
+            out[o] = biases[o].wrapping_add(dot(x, &weights[o * n..(o + 1) * n]));
+        }
     }
 
     /// The sum of the eight i32 lanes.
@@ -342,5 +416,29 @@ mod tests {
         let x = [127u8; 64];
         let w = [i8::MIN; 64];
         assert_eq!(avx2.dot(&x, &w), 127 * -128 * 64);
+    }
+
+    #[test]
+    fn affine_kernels_agree() {
+        let mut rng = XorShift64::new(41);
+        for n in [17usize, 32, 64, 96] {
+            for rows in [1usize, 3, 4, 5, 8, 32] {
+                let x: Vec<u8> = (0..n).map(|_| rng.below(128) as u8).collect();
+                let w: Vec<i8> = (0..rows * n).map(|_| rng.below(256) as u8 as i8).collect();
+                let b: Vec<i32> = (0..rows)
+                    .map(|_| rng.below(20_001) as i32 - 10_000)
+                    .collect();
+                let mut expected = vec![0; rows];
+                Kernel::SCALAR.affine(&x, &w, &b, &mut expected);
+                for (o, &e) in expected.iter().enumerate() {
+                    assert_eq!(e, b[o] + Kernel::SCALAR.dot(&x, &w[o * n..(o + 1) * n]));
+                }
+                for kernel in [Kernel::avx2()].into_iter().flatten() {
+                    let mut got = vec![0; rows];
+                    kernel.affine(&x, &w, &b, &mut got);
+                    assert_eq!(got, expected, "{} n {n} rows {rows}", kernel.name());
+                }
+            }
+        }
     }
 }
