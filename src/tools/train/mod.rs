@@ -32,7 +32,7 @@ use trainer::TrainConfig;
 const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--l1 64]
          [--epochs 10] [--batch 16384] [--lr 0.001] [--lr-decay 0.9] [--lambda 0.7]
          [--sigmoid 600] [--seed 1] [--validation-every 10] [--quantised-epochs 1]
-         [--bucket-lr 1.0] [--psqt 0|1] [--dynamic 0|1]
+         [--bucket-lr 1.0] [--psqt 0|1] [--dynamic 0|1] [--export best|last]
          [--checkpoint FILE] [--resume FILE] [--threads N]
   data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)
        gyoku nnue export --format yaneuraou|gyoku IN OUT
@@ -172,6 +172,14 @@ fn train_command(flags: &Flags) -> Result<(), String> {
         trainer::linear_loss(&valid, &config)
     );
     let checkpoint_path = flags.get("checkpoint").cloned();
+    let keep_best = match flags.get("export").map(String::as_str) {
+        None | Some("best") => true,
+        Some("last") => false,
+        Some(other) => return Err(format!("--export {other}: best or last")),
+    };
+    // The epoch with the lowest held-out loss is the one exported (with
+    // little data the later epochs overfit).
+    let mut best: Option<(f64, usize, Model)> = None;
     let mut failure = None;
     trainer::train(
         &mut model,
@@ -185,6 +193,12 @@ fn train_command(flags: &Flags) -> Result<(), String> {
                 "epoch {}: train loss {:.6}, validation loss {:.6}, {:.0} positions/s",
                 r.epoch, r.train_loss, r.validation_loss, r.positions_per_second
             );
+            if best
+                .as_ref()
+                .is_none_or(|(loss, _, _)| r.validation_loss < *loss)
+            {
+                best = Some((r.validation_loss, r.epoch, model.clone()));
+            }
             if let Some(path) = &checkpoint_path {
                 let bytes = checkpoint::write(model, adam, r.epoch);
                 if let Err(e) = std::fs::write(path, bytes) {
@@ -196,7 +210,14 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     if let Some(e) = failure {
         return Err(e);
     }
-    let net = export::quantise(&model, set).map_err(|e| e.to_string())?;
+    let exported = match best {
+        Some((loss, epoch, best_model)) if keep_best => {
+            eprintln!("exporting epoch {epoch} (held-out loss {loss:.6})");
+            best_model
+        }
+        _ => model,
+    };
+    let net = export::quantise(&exported, set).map_err(|e| e.to_string())?;
     std::fs::write(&out, net.write()).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "wrote {out} ({set:?}, L1 {l1}{})",
