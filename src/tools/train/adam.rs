@@ -2,7 +2,7 @@
 //! rows of the inputs active in its positions, so only those rows (and
 //! their moments) are updated; the dense layers are updated every step.
 
-use super::model::{Gradients, Model};
+use super::model::{Gradients, Model, PER_INPUT_PSQT_BLOCK};
 
 /// Adam's settings.
 #[derive(Copy, Clone, Debug)]
@@ -138,9 +138,12 @@ impl Adam {
             *g = 0.0;
         }
         let mut k = 0;
-        for block in model.dense_mut() {
+        for (b, block) in model.dense_mut().into_iter().enumerate() {
+            // Per-input piece-square weights belong to one king bucket
+            // each, like the transformer rows, and learn at their rate.
+            let lr = if b == PER_INPUT_PSQT_BLOCK { bucket_lr } else { lr };
             for w in block.iter_mut() {
-                update(w, grad.dense[k], &mut self.m_dense[k], &mut self.v_dense[k]);
+                step(lr, w, grad.dense[k], &mut self.m_dense[k], &mut self.v_dense[k]);
                 grad.dense[k] = 0.0;
                 k += 1;
             }

@@ -41,6 +41,9 @@ pub fn material_factor_init() -> Vec<f32> {
         .collect()
 }
 
+/// Index of the per-input piece-square weights in [`Model::dense_mut`].
+pub const PER_INPUT_PSQT_BLOCK: usize = 7;
+
 /// A piece-square weight (output units) as the integer net stores it: in
 /// output-sum units, 16 per evaluation unit.
 pub fn psqt_to_int(w: f32) -> i32 {
@@ -202,7 +205,8 @@ impl Model {
     }
 
     /// The dense parameters as one list of slices, in a fixed order. (The
-    /// piece-square rows are few enough to update densely.)
+    /// piece-square rows are few enough to update densely; the per-input
+    /// ones are block [`PER_INPUT_PSQT_BLOCK`].)
     pub fn dense_mut(&mut self) -> [&mut [f32]; 9] {
         [
             &mut self.ft_bias,
@@ -521,6 +525,15 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 20);
+    }
+
+    #[test]
+    fn the_per_input_psqt_block_is_the_psqt_weights() {
+        let mut model = Model::new(40, 10, 32, 3).with_psqt(&[1.0; 10]);
+        model.psqt[5] = 0.25;
+        let blocks = model.dense_mut();
+        assert_eq!(blocks[PER_INPUT_PSQT_BLOCK].len(), 40);
+        assert_eq!(blocks[PER_INPUT_PSQT_BLOCK][5], 0.25);
     }
 
     fn set_dense(model: &mut Model, mut k: usize, delta: f32) {
