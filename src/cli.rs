@@ -9,7 +9,7 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku perft <depth> [<sfen>] [--threads N]
        gyoku perft-suite <file> [--threads N]
        gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]
-       gyoku bench [depth] [--threads N] [--hash MB] [--evalfile NET]   (1 thread, 16 MB by default)
+       gyoku bench [depth] [--threads N] [--hash MB] [--evalfile NET | --linear]   (1 thread, 16 MB, the built-in net by default)
        gyoku evalbench [<positions>] [<passes>]
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
        gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
@@ -150,10 +150,15 @@ fn bench_command(args: &[String]) -> i32 {
     let mut depth = crate::tools::bench::DEFAULT_DEPTH;
     let mut threads = 1;
     let mut hash_mb = 16;
-    let mut network = None;
+    // What the engine plays with by default: the built-in network.
+    let mut network = Some(crate::eval::default_network());
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let parsed = match arg.as_str() {
+            "--linear" => {
+                network = None;
+                Some(())
+            }
             "--evalfile" => match iter.next().map(|v| crate::eval::load_network(v)) {
                 Some(Ok(net)) => {
                     network = Some(std::sync::Arc::new(net));

@@ -505,7 +505,8 @@ fn multipv_reports_distinct_lines() {
 
 /// `EvalFile`: a missing, truncated or corrupted file gets one `info string
 /// error` naming the problem and the engine keeps its evaluation; a good
-/// net is loaded and searched with; `<empty>` goes back to the built-in one.
+/// net is loaded and searched with; `<linear>` switches to the linear
+/// evaluation and `<empty>` goes back to the built-in network.
 #[test]
 fn eval_file_loads_good_nets_and_refuses_bad_ones() {
     use gyoku::nnue::{FeatureSet, Network};
@@ -548,10 +549,12 @@ fn eval_file_loads_good_nets_and_refuses_bad_ones() {
     e.send("go depth 6");
     let (m, _) = e.bestmove(20);
     assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
-    e.send("setoption name EvalFile value <empty>");
-    e.send("go depth 4");
-    let (m, _) = e.bestmove(20);
-    assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+    for value in ["<linear>", "<empty>"] {
+        e.send(&format!("setoption name EvalFile value {value}"));
+        e.send("go depth 4");
+        let (m, _) = e.bestmove(20);
+        assert_legal(&position_after(STARTPOS, &["7g7f"]), &m);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -65,8 +65,8 @@ pub struct Engine {
     mate: Option<MateSolver>,
     mate_hash_mb: usize,
     job: Option<Job>,
-    /// The NNUE network from `EvalFile`, or `None` for the built-in
-    /// evaluation.
+    /// The NNUE network from `EvalFile` (the built-in one by default), or
+    /// `None` for the linear evaluation (`<linear>`).
     network: Option<Arc<Network>>,
     /// The opening book from `BookFile` (loaded when first needed).
     book: Option<Book>,
@@ -98,7 +98,7 @@ impl Engine {
             mate: None,
             mate_hash_mb: 0,
             job: None,
-            network: None,
+            network: Some(crate::eval::default_network()),
             book: None,
             book_random: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -257,12 +257,18 @@ impl Engine {
         })
     }
 
-    /// Switches to the network `file` names (or back to the built-in
-    /// evaluation for `<empty>`); on error the previous one stays.
+    /// Switches to the network `file` names (the built-in one for
+    /// `<empty>`, the linear evaluation for `<linear>`); on error the
+    /// previous one stays.
     fn load_eval_file(&mut self, file: &str) -> Result<(), OptionError> {
         if crate::nnue::load::is_empty_value(file) {
-            self.network = None;
+            self.network = Some(crate::eval::default_network());
             self.options.eval_file = "<empty>".to_string();
+            return Ok(());
+        }
+        if file.trim().eq_ignore_ascii_case("<linear>") {
+            self.network = None;
+            self.options.eval_file = "<linear>".to_string();
             return Ok(());
         }
         let net = crate::eval::load_network(file).map_err(|e| OptionError::File {

@@ -36,8 +36,9 @@ pub struct EngineOptions {
     /// move limit) is worth to the engine, in centipawns, when it plays
     /// Black / White.
     pub draw_value: [i32; 2],
-    /// `EvalFile`: the NNUE network in use (`<empty>`: the built-in
-    /// evaluation). Loading is the engine's job; this is what `usi` shows.
+    /// `EvalFile`: the NNUE network in use (`<empty>`: the built-in one;
+    /// `<linear>`: the linear evaluation alone). Loading is the engine's
+    /// job; this is what `usi` shows.
     pub eval_file: String,
     /// `NodesLimit`: every `go` stops after this many nodes (0 = none).
     pub nodes_limit: u64,
@@ -109,8 +110,9 @@ pub enum OptionEffect {
     None,
     /// Clear the hash tables now (`ClearHash` button).
     ClearHash,
-    /// Load this `EvalFile` (`<empty>` or empty: back to the built-in
-    /// evaluation); the engine stores the name once it has loaded.
+    /// Load this `EvalFile` (`<empty>` or empty: the built-in network;
+    /// `<linear>`: the linear evaluation); the engine stores the name once
+    /// it has loaded.
     LoadEvalFile(String),
     /// Load this `BookFile` (`<internal>`, `<empty>` or a path).
     LoadBookFile(String),

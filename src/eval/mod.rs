@@ -109,6 +109,26 @@ pub fn dynamic_terms_fingerprint() -> u64 {
     crate::nnue::fnv1a64(&bytes)
 }
 
+/// `default.nn`: trained by `gyoku nnue train` on gensfen self-play.
+static DEFAULT_NETWORK_BYTES: &[u8] = include_bytes!("default.nn");
+
+static DEFAULT_NETWORK: once_cell::sync::Lazy<std::sync::Arc<crate::nnue::Network>> =
+    once_cell::sync::Lazy::new(|| {
+        // The file is part of the build; a test reads it and checks its
+        // fingerprint, so this cannot fail in a tested build.
+        let net = crate::nnue::Network::read(DEFAULT_NETWORK_BYTES)
+            .expect("the built-in network is a valid file (tested)");
+        std::sync::Arc::new(net)
+    });
+
+/// The network built into the binary, which the engine evaluates with by
+/// default (`EvalFile` `<empty>`): a small network (HalfKP mirror, L1 32,
+/// piece-square weights) completed by this evaluation's dynamic terms. The
+/// README gives the commands that made it.
+pub fn default_network() -> std::sync::Arc<crate::nnue::Network> {
+    DEFAULT_NETWORK.clone()
+}
+
 /// Loads the network an `EvalFile` value names (see
 /// [`crate::nnue::load`]) and checks that this build can evaluate with it:
 /// a network with dynamic terms must have been trained with this build's

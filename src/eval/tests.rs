@@ -320,3 +320,25 @@ fn incremental_evaluation_matches_from_scratch_in_random_games() {
         assert!(n >= 50, "only {n} {what}");
     }
 }
+
+/// The built-in network is a valid file, adds the dynamic terms of this
+/// build's weights (retuning the linear weights means retraining it), and
+/// evaluates like the same net loaded from a file.
+#[test]
+fn the_built_in_network_matches_this_build() {
+    let net = crate::eval::default_network();
+    assert_eq!(
+        net.dynamic_terms(),
+        Some(crate::eval::dynamic_terms_fingerprint())
+    );
+    assert!(net.has_psqt());
+    let mut stack = crate::eval::EvalStack::with_network(Some(net.clone()));
+    let pos = Position::startpos();
+    stack.reset(&pos);
+    let value = stack.evaluate(&pos);
+    let scratch = net.evaluate_from_scratch(&pos, crate::nnue::Kernel::SCALAR)
+        + crate::eval::dynamic_terms(&pos);
+    assert_eq!(value, scratch);
+    // The opening position is about even for the side to move.
+    assert!(value.abs() < 200, "{value}");
+}

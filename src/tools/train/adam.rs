@@ -141,9 +141,19 @@ impl Adam {
         for (b, block) in model.dense_mut().into_iter().enumerate() {
             // Per-input piece-square weights belong to one king bucket
             // each, like the transformer rows, and learn at their rate.
-            let lr = if b == PER_INPUT_PSQT_BLOCK { bucket_lr } else { lr };
+            let lr = if b == PER_INPUT_PSQT_BLOCK {
+                bucket_lr
+            } else {
+                lr
+            };
             for w in block.iter_mut() {
-                step(lr, w, grad.dense[k], &mut self.m_dense[k], &mut self.v_dense[k]);
+                step(
+                    lr,
+                    w,
+                    grad.dense[k],
+                    &mut self.m_dense[k],
+                    &mut self.v_dense[k],
+                );
                 grad.dense[k] = 0.0;
                 k += 1;
             }
