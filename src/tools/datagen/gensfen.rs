@@ -62,6 +62,9 @@ pub struct GensfenConfig {
     pub adjudicate_plies: u32,
     /// Seconds between progress lines on stderr (0: none).
     pub progress_secs: u64,
+    /// The network the searches evaluate with; `None` for the linear
+    /// evaluation.
+    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for GensfenConfig {
@@ -82,6 +85,7 @@ impl Default for GensfenConfig {
             eval_limit: 3000,
             adjudicate_plies: 4,
             progress_secs: 5,
+            network: None,
         }
     }
 }
@@ -348,6 +352,7 @@ pub fn generate(config: &GensfenConfig) -> std::io::Result<Summary> {
                 .stack_size(16 << 20)
                 .spawn_scoped(scope, move || {
                     let mut searcher = Searcher::new(config.hash_mb.max(1), 1);
+                    searcher.set_network(config.network.clone());
                     while !abort.load(Ordering::Relaxed) {
                         let job = next_job.fetch_add(1, Ordering::Relaxed) as u64;
                         if job >= total_games {

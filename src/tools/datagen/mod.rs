@@ -10,7 +10,7 @@
 //!               [--threads T] [--nodes M] [--depth D] [--hash MB]
 //!               [--random-moves K] [--random-plies P] [--write-min-ply N]
 //!               [--max-ply N] [--eval-limit CP] [--adjudicate-plies N]
-//!               [--progress-secs N]
+//!               [--progress-secs N] [--eval builtin|linear|NET]
 //! gyoku gensfen-info [--dump] FILE...
 //! ```
 //!
@@ -23,8 +23,9 @@
 //! 1, 5000 nodes a move (unless `--depth` is given; `--nodes 0` means no
 //! node limit), 8 MiB hash per thread, 8 random moves within plies 1..24,
 //! positions written from ply 16, draw at 320 plies, adjudication after 4
-//! consecutive searches with |score| >= 3000. Progress goes to stderr
-//! every few seconds, then a summary line.
+//! consecutive searches with |score| >= 3000, the engine's built-in network
+//! (`--eval linear`: the linear evaluation; or a network file). Progress
+//! goes to stderr every few seconds, then a summary line.
 //!
 //! What is written: every searched position from `--write-min-ply` on,
 //! including positions in check and those whose best move captures or
@@ -82,6 +83,7 @@ use std::path::PathBuf;
 const USAGE: &str = "usage: gyoku gensfen --out DIR [--chunks A..B|A..=B|K] [--games-per-chunk N] [--seed S] [--threads T]
                      [--nodes M] [--depth D] [--hash MB] [--random-moves K] [--random-plies P]
                      [--write-min-ply N] [--max-ply N] [--eval-limit CP] [--adjudicate-plies N] [--progress-secs N]
+                     [--eval builtin|linear|NET]
        gyoku gensfen-info [--dump] FILE...";
 
 /// Parses `A..B` (end excluded), `A..=B` (end included) or `K`.
@@ -138,6 +140,13 @@ fn parse_config(args: &[String], threads: usize) -> Result<GensfenConfig, String
         eval_limit: get(&mut flags, "eval-limit", d.eval_limit)?,
         adjudicate_plies: get(&mut flags, "adjudicate-plies", d.adjudicate_plies)?,
         progress_secs: get(&mut flags, "progress-secs", d.progress_secs)?,
+        network: match flags.remove("eval").as_deref() {
+            None | Some("builtin") => Some(crate::eval::default_network()),
+            Some("linear") => None,
+            Some(file) => Some(std::sync::Arc::new(
+                crate::eval::load_network(file).map_err(|e| format!("--eval {e}"))?,
+            )),
+        },
     };
     if let Some(unknown) = flags.keys().next() {
         return Err(format!("unknown flag --{unknown}"));
