@@ -44,7 +44,7 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with `threads` and a
-/// `hash_mb` table, evaluating with `network` (or the built-in evaluation),
+/// `hash_mb` table, evaluating with `network` (or the linear evaluation),
 /// printing one line per position to `out` when given.
 pub fn run(
     depth: u32,

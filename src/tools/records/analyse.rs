@@ -51,7 +51,7 @@ pub struct AnalyseOptions {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
-    /// NNUE network, or `None` for the built-in evaluation.
+    /// NNUE network, or `None` for the linear evaluation.
     pub network: Option<Arc<Network>>,
 }
 

@@ -12,7 +12,7 @@ use std::path::Path;
 /// Usage of the two commands.
 pub const USAGE: &str = "usage: gyoku convert IN OUT [--from FMT] [--to FMT]
        gyoku analyse RECORD [--from FMT] [--movetime MS | --nodes N | --depth D] [--multipv K]
-                     [--out FILE] [--svg FILE] [--hash MB] [--evalfile NET] [--threads N]
+                     [--out FILE] [--svg FILE] [--hash MB] [--evalfile NET|linear] [--threads N]
 formats: kif (Shift_JIS), kifu (UTF-8), ki2, ki2u, csa, usi; by extension unless given;
 '-' reads standard input or writes standard output (then --from/--to are needed)";
 
@@ -160,10 +160,14 @@ fn analyse_options(a: &Args, threads: usize) -> Result<AnalyseOptions, String> {
     }
     opts.multipv = a.number("--multipv")?.unwrap_or(1usize).max(1);
     opts.hash_mb = a.number("--hash")?.unwrap_or(64usize).max(1);
-    if let Some(file) = a.get("--evalfile") {
-        let net = crate::eval::load_network(file).map_err(|e| format!("EvalFile {e}"))?;
-        opts.network = Some(std::sync::Arc::new(net));
-    }
+    // The engine's evaluation unless told otherwise: the built-in network.
+    opts.network = match a.get("--evalfile") {
+        None => Some(crate::eval::default_network()),
+        Some(file) if file.trim_matches(['<', '>']).eq_ignore_ascii_case("linear") => None,
+        Some(file) => Some(std::sync::Arc::new(
+            crate::eval::load_network(file).map_err(|e| format!("EvalFile {e}"))?,
+        )),
+    };
     Ok(opts)
 }
 
