@@ -136,12 +136,13 @@ pub fn default_network() -> std::sync::Arc<crate::nnue::Network> {
 pub fn load_network(value: &str) -> Result<crate::nnue::Network, crate::nnue::load::LoadError> {
     use crate::nnue::load::LoadError;
     let (net, path) = crate::nnue::load::load_with_path(value)?;
+    let engine = dynamic_terms_fingerprint();
     match net.dynamic_terms() {
-        Some(fingerprint) if fingerprint != dynamic_terms_fingerprint() => Err(LoadError::Format(
+        Some(fingerprint) if fingerprint != engine => Err(LoadError::Format(
             path,
             crate::nnue::NetError::DynamicTermsMismatch {
                 net: fingerprint,
-                engine: dynamic_terms_fingerprint(),
+                engine,
             },
         )),
         _ => Ok(net),

@@ -189,19 +189,15 @@ pub fn bona_piece_kind(bona: u16) -> Option<(PieceType, bool)> {
     if usize::from(bona) >= BONA_PIECE_END {
         return None;
     }
-    const RUNS: [PieceType; 9] = [
-        PieceType::Pawn,
-        PieceType::Lance,
-        PieceType::Knight,
-        PieceType::Silver,
-        PieceType::Gold,
-        PieceType::Bishop,
-        PieceType::Horse,
-        PieceType::Rook,
-        PieceType::Dragon,
-    ];
+    // The run of 2 x 81 (friend, enemy) this BonaPiece lies in, and the
+    // kind whose run starts there in BOARD_BASE (gold before the promoted
+    // minor pieces that share its run).
     let offset = bona - HAND_END;
-    Some((RUNS[usize::from(offset / 162)], offset % 162 < 81))
+    let run_start = bona - offset % 162;
+    let kind = PieceType::ALL
+        .into_iter()
+        .find(|kind| BOARD_BASE[kind.index()][0] == run_start)?;
+    Some((kind, offset % 162 < 81))
 }
 
 /// One perspective's frame for a position: where its king bucket starts
