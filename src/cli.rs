@@ -9,7 +9,7 @@ const USAGE: &str = "usage: gyoku                         run the USI engine on 
        gyoku perft <depth> [<sfen>] [--threads N]
        gyoku perft-suite <file> [--threads N]
        gyoku mate-suite <file> [--time-ms N] [--hash-mb N] [--out FILE]
-       gyoku bench [depth] [--threads N] [--hash MB] [--evalfile NET | --linear]   (1 thread, 16 MB, the built-in net by default)
+       gyoku bench [depth] [--threads N] [--hash MB] [--evalfile NET|builtin|linear]   (1 thread, 16 MB, the built-in net by default; --linear = --evalfile linear)
        gyoku evalbench [<positions>] [<passes>]
        gyoku tune gen|fit|init ... (see `gyoku tune help`)
        gyoku nnue train --data FILES --out NET ... (the NNUE trainer; `gyoku nnue help`)
@@ -159,9 +159,12 @@ fn bench_command(args: &[String]) -> i32 {
                 network = None;
                 Some(())
             }
-            "--evalfile" => match iter.next().map(|v| crate::eval::load_network(v)) {
+            "--evalfile" => match iter
+                .next()
+                .map(|v| crate::eval::EvalChoice::parse(v).network())
+            {
                 Some(Ok(net)) => {
-                    network = Some(std::sync::Arc::new(net));
+                    network = net;
                     Some(())
                 }
                 Some(Err(e)) => {

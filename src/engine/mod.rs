@@ -257,24 +257,28 @@ impl Engine {
         })
     }
 
-    /// Switches to the network `file` names (the built-in one for
-    /// `<empty>`, the linear evaluation for `<linear>`); on error the
-    /// previous one stays.
+    /// Switches to the evaluation `file` names (see
+    /// [`crate::eval::EvalChoice`]); on error the previous one stays.
     fn load_eval_file(&mut self, file: &str) -> Result<(), OptionError> {
-        if crate::nnue::load::is_empty_value(file) {
-            self.network = Some(crate::eval::default_network());
-            self.options.eval_file = "<empty>".to_string();
-            return Ok(());
-        }
-        if file.trim().eq_ignore_ascii_case("<linear>") {
-            self.network = None;
-            self.options.eval_file = "<linear>".to_string();
-            return Ok(());
-        }
-        let net = crate::eval::load_network(file).map_err(|e| OptionError::File {
-            option: "EvalFile",
-            message: e.to_string(),
-        })?;
+        use crate::eval::EvalChoice;
+        let net = match EvalChoice::parse(file) {
+            EvalChoice::BuiltIn => {
+                self.network = Some(crate::eval::default_network());
+                self.options.eval_file = "<empty>".to_string();
+                return Ok(());
+            }
+            EvalChoice::Linear => {
+                self.network = None;
+                self.options.eval_file = "<linear>".to_string();
+                return Ok(());
+            }
+            EvalChoice::File(file) => {
+                crate::eval::load_network(&file).map_err(|e| OptionError::File {
+                    option: "EvalFile",
+                    message: e.to_string(),
+                })?
+            }
+        };
         self.output.info_string(&format!(
             "EvalFile {file}: {} network, L1 {}",
             net.feature_set().name(),

@@ -129,6 +129,49 @@ pub fn default_network() -> std::sync::Arc<crate::nnue::Network> {
     DEFAULT_NETWORK.clone()
 }
 
+/// What an evaluation setting names: the `EvalFile` option, `gyoku
+/// bench --evalfile`, `analyse --evalfile` and `gensfen --eval` all read
+/// it the same way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The built-in network: empty, `<empty>`, `builtin` or `<builtin>`.
+    BuiltIn,
+    /// The linear evaluation alone: `linear` or `<linear>`.
+    Linear,
+    /// A network file (gyoku's format or a YaneuraOu `nn.bin`).
+    File(String),
+}
+
+impl EvalChoice {
+    /// Reads a setting; the keywords ignore case and surrounding spaces.
+    pub fn parse(value: &str) -> EvalChoice {
+        let word = value.trim();
+        let bare = word
+            .strip_prefix('<')
+            .and_then(|w| w.strip_suffix('>'))
+            .unwrap_or(word);
+        if crate::nnue::load::is_empty_value(word) || bare.eq_ignore_ascii_case("builtin") {
+            EvalChoice::BuiltIn
+        } else if bare.eq_ignore_ascii_case("linear") {
+            EvalChoice::Linear
+        } else {
+            EvalChoice::File(value.to_string())
+        }
+    }
+
+    /// The network to evaluate with (`None`: the linear evaluation),
+    /// loading a file with [`load_network`].
+    pub fn network(
+        &self,
+    ) -> Result<Option<std::sync::Arc<crate::nnue::Network>>, crate::nnue::load::LoadError> {
+        Ok(match self {
+            EvalChoice::BuiltIn => Some(default_network()),
+            EvalChoice::Linear => None,
+            EvalChoice::File(file) => Some(std::sync::Arc::new(load_network(file)?)),
+        })
+    }
+}
+
 /// Loads the network an `EvalFile` value names (see
 /// [`crate::nnue::load`]) and checks that this build can evaluate with it:
 /// a network with dynamic terms must have been trained with this build's

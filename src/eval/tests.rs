@@ -342,3 +342,20 @@ fn the_built_in_network_matches_this_build() {
     // The opening position is about even for the side to move.
     assert!(value.abs() < 200, "{value}");
 }
+
+#[test]
+fn every_evaluation_setting_reads_the_same_keywords() {
+    use super::EvalChoice;
+    for word in ["", "  ", "<empty>", "builtin", "<BuiltIn>", " builtin "] {
+        assert_eq!(EvalChoice::parse(word), EvalChoice::BuiltIn, "{word:?}");
+    }
+    for word in ["linear", "<linear>", "LINEAR", " <Linear> "] {
+        assert_eq!(EvalChoice::parse(word), EvalChoice::Linear, "{word:?}");
+    }
+    for word in ["nn.bin", "<linear", "linear.nn", "/tmp/builtin/nn.bin"] {
+        assert_eq!(EvalChoice::parse(word), EvalChoice::File(word.to_string()));
+    }
+    assert!(EvalChoice::parse("linear").network().unwrap().is_none());
+    assert!(EvalChoice::parse("").network().unwrap().is_some());
+    assert!(EvalChoice::parse("/nonexistent/gyoku.nn").network().is_err());
+}

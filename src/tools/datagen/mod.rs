@@ -140,13 +140,9 @@ fn parse_config(args: &[String], threads: usize) -> Result<GensfenConfig, String
         eval_limit: get(&mut flags, "eval-limit", d.eval_limit)?,
         adjudicate_plies: get(&mut flags, "adjudicate-plies", d.adjudicate_plies)?,
         progress_secs: get(&mut flags, "progress-secs", d.progress_secs)?,
-        network: match flags.remove("eval").as_deref() {
-            None | Some("builtin") => Some(crate::eval::default_network()),
-            Some("linear") => None,
-            Some(file) => Some(std::sync::Arc::new(
-                crate::eval::load_network(file).map_err(|e| format!("--eval {e}"))?,
-            )),
-        },
+        network: crate::eval::EvalChoice::parse(flags.remove("eval").as_deref().unwrap_or(""))
+            .network()
+            .map_err(|e| format!("--eval {e}"))?,
     };
     if let Some(unknown) = flags.keys().next() {
         return Err(format!("unknown flag --{unknown}"));

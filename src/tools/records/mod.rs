@@ -161,13 +161,9 @@ fn analyse_options(a: &Args, threads: usize) -> Result<AnalyseOptions, String> {
     opts.multipv = a.number("--multipv")?.unwrap_or(1usize).max(1);
     opts.hash_mb = a.number("--hash")?.unwrap_or(64usize).max(1);
     // The engine's evaluation unless told otherwise: the built-in network.
-    opts.network = match a.get("--evalfile") {
-        None => Some(crate::eval::default_network()),
-        Some(file) if file.trim_matches(['<', '>']).eq_ignore_ascii_case("linear") => None,
-        Some(file) => Some(std::sync::Arc::new(
-            crate::eval::load_network(file).map_err(|e| format!("EvalFile {e}"))?,
-        )),
-    };
+    opts.network = crate::eval::EvalChoice::parse(a.get("--evalfile").unwrap_or("<empty>"))
+        .network()
+        .map_err(|e| format!("EvalFile {e}"))?;
     Ok(opts)
 }
 

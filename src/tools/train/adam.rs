@@ -19,6 +19,13 @@ pub struct AdamConfig {
     /// (the shared factor rows take the full step): below 1, the net leans
     /// on what all king squares share when data is scarce.
     pub bucket_lr_scale: f32,
+    /// Decoupled weight decay (AdamW) of the king-bucket rows and the
+    /// per-input piece-square weights, per unit of learning rate: it pulls
+    /// what one king square adds back towards zero, so rare king-piece
+    /// pairs fall back to the shared factor instead of fitting single
+    /// games. Applied to a row when a batch touches it (lazily, as the
+    /// sparse moments are).
+    pub bucket_decay: f32,
 }
 
 impl Default for AdamConfig {
@@ -29,6 +36,7 @@ impl Default for AdamConfig {
             beta2: 0.999,
             epsilon: 1e-8,
             bucket_lr_scale: 1.0,
+            bucket_decay: 0.0,
         }
     }
 }
@@ -103,6 +111,9 @@ impl Adam {
             *v = c.beta2 * *v + (1.0 - c.beta2) * g * g;
             *w -= lr * *m / (v.sqrt() + c.epsilon);
         };
+        // Decay uses the undecorated rate so that it does not depend on
+        // the bucket rate or on Adam's bias correction.
+        let keep = 1.0 - c.learning_rate * c.bucket_decay;
         let bucket_lr = lr * c.bucket_lr_scale;
         let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| step(lr, w, g, m, v);
         let l1 = model.l1;
@@ -113,6 +124,7 @@ impl Adam {
             }
             let range = f * l1..(f + 1) * l1;
             for k in range {
+                model.ft_weights[k] *= keep;
                 step(
                     bucket_lr,
                     &mut model.ft_weights[k],
@@ -141,12 +153,13 @@ impl Adam {
         for (b, block) in model.dense_mut().into_iter().enumerate() {
             // Per-input piece-square weights belong to one king bucket
             // each, like the transformer rows, and learn at their rate.
-            let lr = if b == PER_INPUT_PSQT_BLOCK {
-                bucket_lr
+            let (lr, keep) = if b == PER_INPUT_PSQT_BLOCK {
+                (bucket_lr, keep)
             } else {
-                lr
+                (lr, 1.0)
             };
             for w in block.iter_mut() {
+                *w *= keep;
                 step(
                     lr,
                     w,

@@ -32,7 +32,7 @@ use trainer::TrainConfig;
 const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--l1 64]
          [--epochs 10] [--batch 16384] [--lr 0.001] [--lr-decay 0.9] [--lambda 0.7]
          [--sigmoid 600] [--seed 1] [--validation-every 10] [--quantised-epochs 1]
-         [--bucket-lr 1.0] [--psqt 0|1] [--dynamic 0|1] [--export best|last]
+         [--bucket-lr 1.0] [--bucket-decay 0] [--psqt 0|1] [--dynamic 0|1] [--export best|last]
          [--checkpoint FILE] [--resume FILE] [--threads N]
   data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)
        gyoku nnue export --format yaneuraou|gyoku IN OUT
@@ -132,6 +132,7 @@ fn train_command(flags: &Flags) -> Result<(), String> {
         adam: AdamConfig {
             learning_rate: flag(flags, "lr", defaults.adam.learning_rate)?,
             bucket_lr_scale: flag(flags, "bucket-lr", defaults.adam.bucket_lr_scale)?,
+            bucket_decay: flag(flags, "bucket-decay", defaults.adam.bucket_decay)?,
             ..defaults.adam
         },
         lr_decay: flag(flags, "lr-decay", defaults.lr_decay)?,

@@ -185,3 +185,48 @@ fn a_network_with_dynamic_terms_needs_this_builds_weights() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bucket_decay_shrinks_touched_rows_and_the_per_input_psqt_only() {
+    let set = FeatureSet::HalfKpMirror;
+    let mut model =
+        Model::new(set.inputs(), BONA_PIECE_END, 32, 3).with_psqt(&material_factor_init());
+    model.psqt.iter_mut().for_each(|w| *w = 1.0);
+    let config = AdamConfig {
+        learning_rate: 0.01,
+        bucket_decay: 10.0,
+        ..AdamConfig::default()
+    };
+    let run = |decay: f32| {
+        let mut model = model.clone();
+        let mut adam = Adam::new(
+            &model,
+            AdamConfig {
+                bucket_decay: decay,
+                ..config
+            },
+        );
+        let mut grad = model.zero_gradients();
+        // Row 5 is touched with a zero gradient: Adam moves nothing, so
+        // only the decay can change it.
+        grad.touched.push(5);
+        adam.step(&mut model, &mut grad);
+        model
+    };
+    let (plain, decayed) = (run(0.0), run(10.0));
+    let l1 = model.l1;
+    let keep = 1.0 - 0.01 * 10.0;
+    for k in 5 * l1..6 * l1 {
+        assert_eq!(plain.ft_weights[k], model.ft_weights[k]);
+        assert!((decayed.ft_weights[k] - model.ft_weights[k] * keep).abs() < 1e-6);
+    }
+    // Untouched rows and the shared factor stay as they were.
+    assert_eq!(
+        decayed.ft_weights[6 * l1..7 * l1],
+        model.ft_weights[6 * l1..7 * l1]
+    );
+    assert_eq!(decayed.factor_weights, plain.factor_weights);
+    assert_eq!(decayed.psqt_factor, plain.psqt_factor);
+    assert!(plain.psqt.iter().all(|&w| w == 1.0));
+    assert!(decayed.psqt.iter().all(|&w| (w - keep).abs() < 1e-6));
+}
