@@ -357,5 +357,7 @@ fn every_evaluation_setting_reads_the_same_keywords() {
     }
     assert!(EvalChoice::parse("linear").network().unwrap().is_none());
     assert!(EvalChoice::parse("").network().unwrap().is_some());
-    assert!(EvalChoice::parse("/nonexistent/gyoku.nn").network().is_err());
+    assert!(EvalChoice::parse("/nonexistent/gyoku.nn")
+        .network()
+        .is_err());
 }

@@ -129,6 +129,10 @@ pub struct SearchOutcome {
     pub score: Option<Score>,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// The chosen thread's root lines in MultiPV order (first move and
+    /// score), up to the MultiPV setting; empty when nothing was searched
+    /// (a declaration, a mate in one, no legal move).
+    pub lines: Vec<(Move, Score)>,
 }
 
 /// Owns what persists between searches: hash table, threads setting,
@@ -209,6 +213,7 @@ impl Searcher {
                 best: BestMove::DeclareWin,
                 score: None,
                 nodes: 0,
+                lines: Vec::new(),
             };
         }
         if let Some(best) = root.try_move(options.entering_king_rule) {
@@ -216,6 +221,7 @@ impl Searcher {
                 best: BestMove::Move { best, ponder: None },
                 score: Some(Score::Mate(1)),
                 nodes: 0,
+                lines: Vec::new(),
             };
         }
         let mut legal = root.legal_moves();
@@ -224,6 +230,7 @@ impl Searcher {
                 best: BestMove::Resign,
                 score: Some(Score::Mate(0)),
                 nodes: 0,
+                lines: Vec::new(),
             };
         }
         if legal.iter().any(|m| limits.searchmoves.contains(m)) {
@@ -291,10 +298,17 @@ impl Searcher {
         let best = best_line.mv;
         let ponder = self.ponder_move(root, best, best_line.pv.get(1).copied());
         let score = best_line.shown_score();
+        let searched = chosen.root_moves.len().min(shared.multi_pv);
+        let lines = chosen.root_moves[..searched]
+            .iter()
+            .filter(|rm| rm.shown_score() > -values::INFINITE)
+            .map(|rm| (rm.mv, values::to_report(rm.shown_score())))
+            .collect();
         SearchOutcome {
             best: BestMove::Move { best, ponder },
             score: (score > -values::INFINITE).then(|| values::to_report(score)),
             nodes: shared.nodes.load(Ordering::Relaxed),
+            lines,
         }
     }
 

@@ -2,9 +2,12 @@
 //! gensfen`); see the module docs of [`crate::tools::datagen`] for the command.
 //!
 //! Each game starts from the start position; at `random_moves` distinct
-//! plies drawn from `1..=random_plies` a uniformly random legal move is
-//! played (that position is neither searched nor written), every other
-//! move is the search's best under the node and/or depth limit. Game `g`
+//! plies drawn from `1..=random_plies` a random move is played (that
+//! position is not written): a uniformly random legal move, or with
+//! `random_multipv` K a uniform pick among the MultiPV-K search's lines
+//! within `random_multipv_diff` of the best, which keeps the openings
+//! varied without throwing the game away. Every other move is the
+//! search's best under the node and/or depth limit. Game `g`
 //! of chunk `k` uses its own generator seeded from `(seed, k, g)` and a
 //! searcher whose tables are cleared first, so a chunk's content depends
 //! only on the seed, the chunk number and the options, never on the
@@ -51,6 +54,11 @@ pub struct GensfenConfig {
     pub random_moves: u32,
     /// ...at distinct plies drawn from `1..=random_plies`.
     pub random_plies: u32,
+    /// 0: a random move is any legal move; K > 0: one of the best K lines
+    /// of a MultiPV search (K times the node limit)...
+    pub random_multipv: u32,
+    /// ...scoring within this many centipawns of the best line.
+    pub random_multipv_diff: i32,
     /// Positions are written from this move number on (1 = the start).
     pub write_min_ply: u32,
     /// A game still going after this many plies is a draw.
@@ -80,6 +88,8 @@ impl Default for GensfenConfig {
             hash_mb: 8,
             random_moves: 8,
             random_plies: 24,
+            random_multipv: 0,
+            random_multipv_diff: 100,
             write_min_ply: 16,
             max_ply: 320,
             eval_limit: 3000,
@@ -191,8 +201,8 @@ pub fn play_game(
         }
         let ply = pos.game_ply();
         if random_at.contains(&ply) {
-            let moves = pos.legal_moves();
-            pos.do_move(moves[rng.below(moves.len())]);
+            let mv = random_move(config, searcher, &pos, &limits, &options, &mut rng);
+            pos.do_move(mv);
             continue;
         }
         let control = SearchControl::new(Instant::now(), None, false);
@@ -251,6 +261,55 @@ pub fn play_game(
         end,
         plies: pos.moves_played() as u32,
     }
+}
+
+/// A score on one scale for comparing lines: mates beyond every
+/// centipawn value, shorter mates better.
+fn comparable(score: Score) -> i64 {
+    match score {
+        Score::Cp(cp) => i64::from(cp),
+        Score::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
+        Score::Mate(n) => -1_000_000 - i64::from(n),
+    }
+}
+
+/// The move played at a random ply (see [`GensfenConfig::random_multipv`]).
+fn random_move(
+    config: &GensfenConfig,
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    rng: &mut SplitMix64,
+) -> crate::moves::Move {
+    let moves = pos.legal_moves();
+    let k = config.random_multipv as usize;
+    if k == 0 || moves.len() == 1 {
+        return moves[rng.below(moves.len())];
+    }
+    let options = SearchOptions {
+        multi_pv: k,
+        ..*options
+    };
+    let limits = Limits {
+        nodes: limits.nodes.map(|n| n.saturating_mul(k as u64)),
+        ..limits.clone()
+    };
+    let control = SearchControl::new(Instant::now(), None, false);
+    let outcome = searcher.search(pos, &limits, &options, &control, &SilentReporter);
+    let Some(best) = outcome.lines.iter().map(|l| comparable(l.1)).max() else {
+        // No search ran (a mate in one): play the move it found.
+        return match outcome.best {
+            BestMove::Move { best, .. } => best,
+            _ => moves[rng.below(moves.len())],
+        };
+    };
+    let close: Vec<_> = outcome
+        .lines
+        .iter()
+        .filter(|l| comparable(l.1) >= best - i64::from(config.random_multipv_diff))
+        .collect();
+    close[rng.below(close.len())].0
 }
 
 /// Concatenates a chunk's games in game order, keeping only the first

@@ -166,3 +166,59 @@ fn game_seeds_differ() {
         .collect();
     assert_eq!(seeds.len(), 110);
 }
+
+#[test]
+fn a_multipv_1_random_move_is_the_searchs_own_move() {
+    // With one line the "random" move is the best one, searched with the
+    // same limit as every other move: the game is the one without random
+    // moves, less the positions at the random plies.
+    let base = GensfenConfig {
+        nodes: Some(60),
+        random_moves: 0,
+        write_min_ply: 1,
+        max_ply: 16,
+        eval_limit: 30_000,
+        ..GensfenConfig::default()
+    };
+    let with_random = GensfenConfig {
+        random_moves: 4,
+        random_plies: 12,
+        random_multipv: 1,
+        ..base.clone()
+    };
+    let mut searcher = Searcher::new(1, 1);
+    let plain = play_game(&base, &mut searcher, 0, 3);
+    let picked = play_game(&with_random, &mut searcher, 0, 3);
+    assert_eq!((picked.plies, picked.winner), (plain.plies, plain.winner));
+    assert_eq!(picked.positions.len(), plain.positions.len() - 4);
+    for p in &picked.positions {
+        let same = plain.positions.iter().find(|q| q.0 == p.0);
+        assert_eq!(Some(p), same, "ply {}", p.1.game_ply);
+    }
+}
+
+#[test]
+fn multipv_random_moves_vary_by_game_and_repeat_by_seed() {
+    let config = GensfenConfig {
+        nodes: Some(200),
+        random_moves: 6,
+        random_plies: 12,
+        random_multipv: 4,
+        random_multipv_diff: 400,
+        max_ply: 14,
+        write_min_ply: 1,
+        eval_limit: 30_000,
+        ..GensfenConfig::default()
+    };
+    let mut searcher = Searcher::new(1, 1);
+    let games: Vec<_> = (0..4)
+        .map(|g| play_game(&config, &mut searcher, 0, g))
+        .collect();
+    let again = play_game(&config, &mut searcher, 0, 2);
+    assert_eq!(again.positions, games[2].positions);
+    let distinct: HashSet<_> = games
+        .iter()
+        .map(|g| g.positions.last().map(|p| p.0))
+        .collect();
+    assert!(distinct.len() > 1, "four games ended in the same position");
+}

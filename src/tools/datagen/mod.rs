@@ -8,7 +8,8 @@
 //! ```text
 //! gyoku gensfen --out DIR [--chunks A..B] [--games-per-chunk N] [--seed S]
 //!               [--threads T] [--nodes M] [--depth D] [--hash MB]
-//!               [--random-moves K] [--random-plies P] [--write-min-ply N]
+//!               [--random-moves K] [--random-plies P] [--random-multipv K]
+//!               [--random-multipv-diff CP] [--write-min-ply N]
 //!               [--max-ply N] [--eval-limit CP] [--adjudicate-plies N]
 //!               [--progress-secs N] [--eval builtin|linear|NET]
 //! gyoku gensfen-info [--dump] FILE...
@@ -21,7 +22,9 @@
 //! `k` holds `N` games whose content depends only on `(S, k)` and the
 //! options (not on `T`): see [`gensfen`]. Defaults: 200 games a chunk, seed
 //! 1, 5000 nodes a move (unless `--depth` is given; `--nodes 0` means no
-//! node limit), 8 MiB hash per thread, 8 random moves within plies 1..24,
+//! node limit), 8 MiB hash per thread, 8 random moves within plies 1..24
+//! (any legal move; with `--random-multipv K` one of the best K lines
+//! within `--random-multipv-diff` centipawns, default 100, of the best),
 //! positions written from ply 16, draw at 320 plies, adjudication after 4
 //! consecutive searches with |score| >= 3000, the engine's built-in network
 //! (`--eval linear`: the linear evaluation; or a network file). Progress
@@ -82,6 +85,7 @@ use std::path::PathBuf;
 
 const USAGE: &str = "usage: gyoku gensfen --out DIR [--chunks A..B|A..=B|K] [--games-per-chunk N] [--seed S] [--threads T]
                      [--nodes M] [--depth D] [--hash MB] [--random-moves K] [--random-plies P]
+                     [--random-multipv K] [--random-multipv-diff CP]
                      [--write-min-ply N] [--max-ply N] [--eval-limit CP] [--adjudicate-plies N] [--progress-secs N]
                      [--eval builtin|linear|NET]
        gyoku gensfen-info [--dump] FILE...";
@@ -135,6 +139,8 @@ fn parse_config(args: &[String], threads: usize) -> Result<GensfenConfig, String
         hash_mb: get(&mut flags, "hash", d.hash_mb)?,
         random_moves: get(&mut flags, "random-moves", d.random_moves)?,
         random_plies: get(&mut flags, "random-plies", d.random_plies)?,
+        random_multipv: get(&mut flags, "random-multipv", d.random_multipv)?,
+        random_multipv_diff: get(&mut flags, "random-multipv-diff", d.random_multipv_diff)?,
         write_min_ply: get(&mut flags, "write-min-ply", d.write_min_ply)?,
         max_ply: get(&mut flags, "max-ply", d.max_ply)?,
         eval_limit: get(&mut flags, "eval-limit", d.eval_limit)?,
