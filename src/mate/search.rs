@@ -224,6 +224,7 @@ impl Searcher<'_> {
             };
             if settled.is_none() {
                 self.table.prefetch(key);
+                self.table.prefetch_repetition(path_key);
             }
             children.push(Child {
                 mv,

@@ -221,6 +221,24 @@ impl MateTable {
         let _ = key;
     }
 
+    /// Asks the CPU to start loading the repetition slot of `path_key`
+    /// (a hint, like [`MateTable::prefetch`]): a node's children probe
+    /// it right after their board entries, and unfetched it was the
+    /// solver's most expensive cache miss.
+    #[inline]
+    pub(crate) fn prefetch_repetition(&self, path_key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let e = &self.repetitions[self.repetition_slot(path_key)];
+            // SAFETY: prefetching has no architectural effect and cannot
+            // fault; the pointer is to a live entry of this table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(e).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = path_key;
+    }
+
     /// What is known about `key` with attacker hand `hand` when looking for
     /// a mate within `budget` plies.
     pub(crate) fn probe(&self, key: u64, hand: Hand, budget: i32) -> Value {
