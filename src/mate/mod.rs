@@ -178,7 +178,7 @@ impl MateSolver {
             deadline,
             stop,
             aborted: false,
-            path: Vec::new(),
+            path: node::Path::new(),
             path_key: 0,
             path_cut: false,
             progress: search::Progress {

@@ -76,3 +76,59 @@ pub(crate) fn saturating_add(budget: i32, delta: i32) -> i32 {
         budget + delta
     }
 }
+
+/// The full keys of the positions on the current path, with a small
+/// count table by key bits in front of them: most children are on no
+/// path, and a lookup that finds its count at zero skips the scan of a
+/// path that runs to hundreds of plies on long problems.
+pub(crate) struct Path {
+    keys: Vec<u64>,
+    counts: Box<[u16; PATH_FILTER]>,
+}
+
+const PATH_FILTER: usize = 4096;
+
+impl Path {
+    /// An empty path.
+    pub(crate) fn new() -> Path {
+        Path {
+            keys: Vec::new(),
+            counts: Box::new([0; PATH_FILTER]),
+        }
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> 52) as usize % PATH_FILTER
+    }
+
+    /// Whether the position with full key `key` is on the path.
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        self.counts[Path::slot(key)] != 0 && self.keys.contains(&key)
+    }
+
+    /// Number of positions on the path.
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Adds the position with full key `key` at the end of the path.
+    pub(crate) fn push(&mut self, key: u64) {
+        self.counts[Path::slot(key)] += 1;
+        self.keys.push(key);
+    }
+
+    /// Removes the last position of the path.
+    pub(crate) fn pop(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            self.counts[Path::slot(key)] -= 1;
+        }
+    }
+
+    /// Cuts the path back to its first `len` positions.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        while self.keys.len() > len {
+            self.pop();
+        }
+    }
+}

@@ -23,7 +23,7 @@
 use super::children::{
     aggregate, evasion_estimate, evasion_estimate_value, link_delay_chains, select, Child,
 };
-use super::node::{path_key_after, saturating_add, Node};
+use super::node::{path_key_after, saturating_add, Node, Path};
 use super::tt::{MateTable, Value, UNLIMITED};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -59,7 +59,7 @@ pub(crate) struct Searcher<'a> {
     /// Set once the stop flag or the deadline fired; results are then partial.
     pub(crate) aborted: bool,
     /// Full keys of the positions on the current path.
-    pub(crate) path: Vec<u64>,
+    pub(crate) path: Path,
     /// Key of the whole path from the root to the node being searched (see
     /// [`path_key_after`]).
     pub(crate) path_key: u64,
@@ -217,7 +217,7 @@ impl Searcher<'_> {
         for &mv in &moves {
             let (key, hand, full_key) = node.child_keys(pos, mv);
             let path_key = path_key_after(self.path_key, full_key);
-            let settled = if self.path.contains(&full_key) {
+            let settled = if self.path.contains(full_key) {
                 Some(Value::disproven(UNLIMITED, true))
             } else {
                 cut
