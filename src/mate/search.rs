@@ -268,7 +268,17 @@ impl Searcher<'_> {
                     // Stored so that the next expansion of this node reads
                     // it back instead of playing the move again.
                     self.table.store(c.key, c.hand, value, 1);
-                    value
+                    if value.pn != 0 && child_budget == 0 {
+                        // A defender with a move is not mated within zero
+                        // plies: what searching the child would return,
+                        // without the node (the estimate stays stored for
+                        // searches with a larger budget).
+                        let none = Value::disproven(0, false);
+                        self.table.store(c.key, c.hand, none, 1);
+                        none
+                    } else {
+                        value
+                    }
                 }
             };
         }
