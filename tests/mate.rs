@@ -113,13 +113,17 @@ fn interposition_followed_by_a_real_reply_counts() {
         ),
         (
             "+B2Rp1k1l/4+R1g2/p4pnp1/1g1l2p1P/3P1P3/2PS3P1/PP2P+n3/2GK1+sP2/1+b1N3SL b GNL4Ps 1",
-            "5b5a",
+            // 6a5a+ mates in 5 as well (3a2b G*2a 2b1b 1d1c+, or S*4a
+            // 5a4a 3a2b 4a3b): which the solver proves first depends on
+            // its search order.
+            "5b5a|6a5a+",
         ),
     ];
     for (sfen, first) in cases {
         let line = valid_mate_line(sfen);
         assert_eq!(line.len(), 5, "{sfen}: {line:?}");
-        assert_eq!(line[0].to_string(), first, "{sfen}");
+        let played = line[0].to_string();
+        assert!(first.split('|').any(|m| m == played), "{sfen}: {played}");
     }
 }
 
@@ -217,7 +221,9 @@ fn defender_picks_the_truly_longest_reply() {
     let cases = [
         (
             "+B2Rp1k1l/4+R1g2/p4pnp1/1g1l2p1P/3P1P3/2PS3P1/PP2P+n3/2GK1+sP2/1+b1N3SL b GNL4Ps 1",
-            "5b5a S*4a 5a4a 3a2b 4a1a",
+            // Either first move mates in 5 (see
+            // `interposition_followed_by_a_real_reply_counts`).
+            "5b5a S*4a 5a4a 3a2b 4a1a|6a5a+ 3a2b G*2a 2b1b 1d1c+",
         ),
         (
             "lG7/7k1/p1s1+NB1p1/3ppp2p/6pPP/5L1R1/PP1P1PN2/1pS1G4/LN1K1s2L b GSrbgn4p 1",
@@ -232,7 +238,8 @@ fn defender_picks_the_truly_longest_reply() {
             panic!("no mate found for {sfen}");
         };
         let line: Vec<String> = line.iter().map(ToString::to_string).collect();
-        assert_eq!(line.join(" "), expected, "{sfen}");
+        let line = line.join(" ");
+        assert!(expected.split('|').any(|e| e == line), "{sfen}: {line}");
     }
 }
 
