@@ -207,18 +207,10 @@ impl MateTable {
     /// little later finds it in cache (a hint: it changes no state).
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket = &self.entries[self.bucket(key)];
-            for line in bucket.chunks(2) {
-                // SAFETY: prefetching has no architectural effect and cannot
-                // fault; the pointer is to a live entry of this table anyway.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast::<i8>()) };
-            }
+        // Two entries to a cache line.
+        for line in self.entries[self.bucket(key)].chunks(2) {
+            crate::large_table::prefetch(&line[0]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// Asks the CPU to start loading the repetition slot of `path_key`
@@ -227,16 +219,7 @@ impl MateTable {
     /// solver's most expensive cache miss.
     #[inline]
     pub(crate) fn prefetch_repetition(&self, path_key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let e = &self.repetitions[self.repetition_slot(path_key)];
-            // SAFETY: prefetching has no architectural effect and cannot
-            // fault; the pointer is to a live entry of this table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(e).cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = path_key;
+        crate::large_table::prefetch(&self.repetitions[self.repetition_slot(path_key)]);
     }
 
     /// What is known about `key` with attacker hand `hand` when looking for

@@ -114,16 +114,7 @@ impl TranspositionTable {
     /// little later finds it in cache (a hint: it changes no state).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = self.bucket(key);
-            // SAFETY: prefetching has no architectural effect and cannot
-            // fault; the pointer is to a live bucket of this table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::large_table::prefetch(self.bucket(key));
     }
 
     /// Looks `key` up.
