@@ -223,6 +223,25 @@ impl Network {
         Ok(net)
     }
 
+    /// The quantised parameters back out, the inverse of
+    /// [`Network::from_parts`] (a trainer starting from this net reads them).
+    pub fn to_parts(&self) -> NetworkParts {
+        NetworkParts {
+            set: self.set,
+            l1: self.l1,
+            ft_weights: self.ft_weights.clone(),
+            ft_biases: self.ft_biases.clone(),
+            hidden1_weights: self.hidden1.weights.clone(),
+            hidden1_biases: self.hidden1.biases.clone(),
+            hidden2_weights: self.hidden2.weights.clone(),
+            hidden2_biases: self.hidden2.biases.clone(),
+            output_weights: self.output.weights.clone(),
+            output_bias: self.output.biases[0],
+            psqt_weights: self.psqt.clone(),
+            dynamic_terms: self.dynamic_terms,
+        }
+    }
+
     /// A deterministic network with small random weights, scaled so that
     /// activations mostly stay inside the ClippedReLU range (for tests).
     ///
@@ -372,6 +391,15 @@ mod tests {
         assert!(is_valid_l1(32) && is_valid_l1(256) && is_valid_l1(512));
         assert!(!is_valid_l1(0) && !is_valid_l1(48) && !is_valid_l1(544));
         assert!(Network::zeroed(FeatureSet::HalfKpMirror, 100).is_none());
+    }
+
+    #[test]
+    fn parts_round_trip() {
+        let net = Network::random(5, FeatureSet::HalfKpMirror, 32)
+            .with_random_psqt(6)
+            .with_dynamic_terms(77);
+        let back = Network::from_parts(net.to_parts()).unwrap();
+        assert!(back == net);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Float model -> quantised network, with the factor table folded into the
-//! transformer rows. The scales mirror the inference code (see
+//! transformer rows, and back (a run that starts from an existing net). The scales mirror the inference code (see
 //! `crate::nnue`): transformer x127, hidden weights x64 with biases
 //! x(64 * 127), output weights x(16 * OUTPUT_SCALE / 127) with the bias
 //! x(16 * OUTPUT_SCALE), so that the integer net's value / 16 is the float
@@ -71,4 +71,62 @@ pub fn quantise(model: &Model, set: FeatureSet) -> Result<Network, NetError> {
     debug_assert_eq!(parts.hidden1_weights.len(), L2 * 2 * l1);
     debug_assert_eq!(parts.hidden2_weights.len(), L3 * L2);
     Network::from_parts(parts)
+}
+
+/// The float model that [`quantise`] turns back into `net` exactly: every
+/// integer divided by its scale, the shared factor rows at zero (they are
+/// already folded into the real rows), so training can start from a net
+/// whose data is gone.
+pub fn dequantise(net: &Network) -> Model {
+    let parts = net.to_parts();
+    let inputs = parts.set.inputs();
+    let factor_rows = crate::nnue::features::BONA_PIECE_END;
+    let output_weight_scale = 16.0 * OUTPUT_SCALE / 127.0;
+    let from_hidden_bias = |b: &i32| (b - 32) as f32 / (64.0 * 127.0);
+    let has_psqt = !parts.psqt_weights.is_empty();
+    Model {
+        inputs,
+        factor_rows,
+        l1: parts.l1,
+        ft_weights: parts
+            .ft_weights
+            .iter()
+            .map(|&w| f32::from(w) / 127.0)
+            .collect(),
+        factor_weights: vec![0.0; factor_rows * parts.l1],
+        ft_bias: parts
+            .ft_biases
+            .iter()
+            .map(|&b| f32::from(b) / 127.0)
+            .collect(),
+        w2: parts
+            .hidden1_weights
+            .iter()
+            .map(|&w| f32::from(w) / 64.0)
+            .collect(),
+        b2: parts.hidden1_biases.iter().map(from_hidden_bias).collect(),
+        w3: parts
+            .hidden2_weights
+            .iter()
+            .map(|&w| f32::from(w) / 64.0)
+            .collect(),
+        b3: parts.hidden2_biases.iter().map(from_hidden_bias).collect(),
+        wo: parts
+            .output_weights
+            .iter()
+            .map(|&w| f32::from(w) / output_weight_scale)
+            .collect(),
+        bo: parts.output_bias as f32 / (16.0 * OUTPUT_SCALE),
+        psqt: parts
+            .psqt_weights
+            .iter()
+            .map(|&w| w as f32 / (16.0 * OUTPUT_SCALE))
+            .collect(),
+        psqt_factor: if has_psqt {
+            vec![0.0; factor_rows]
+        } else {
+            Vec::new()
+        },
+        dynamic_terms: parts.dynamic_terms.is_some(),
+    }
 }

@@ -10,7 +10,9 @@
 //!   and `lambda * sigmoid(score / K) + (1 - lambda) * result`.
 //! - Optimiser: Adam, with sparse updates of the transformer rows.
 //! - Validation: every n-th game held out whole.
-//! - Checkpoints after every epoch; `--resume` continues a run exactly.
+//! - Checkpoints after every epoch; `--resume` continues a run exactly;
+//!   `--init NET` starts from an exported net (its shape and optional
+//!   parts replace `--l1`, `--psqt` and `--dynamic`).
 //! - Quantisation-aware: hidden and output weights are kept inside what
 //!   i8 can hold, so the exported integer net tracks the float one.
 //!
@@ -33,7 +35,7 @@ const USAGE: &str = "usage: gyoku nnue train --data FILE[,FILE...] --out NET [--
          [--epochs 10] [--batch 16384] [--lr 0.001] [--lr-decay 0.9] [--lambda 0.7]
          [--sigmoid 600] [--seed 1] [--validation-every 10] [--quantised-epochs 1]
          [--bucket-lr 1.0] [--bucket-decay 0] [--psqt 0|1] [--dynamic 0|1] [--export best|last]
-         [--checkpoint FILE] [--resume FILE] [--threads N]
+         [--checkpoint FILE] [--resume FILE] [--init NET] [--threads N]
   data: gensfen .bin records, or the tuner's text files (game, result, score, sfen)
        gyoku nnue export --format yaneuraou|gyoku IN OUT
   converts a net (either format) to a YaneuraOu nn.bin (HalfKP, L1 256 only) or to gyoku's
@@ -112,6 +114,31 @@ fn export_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The float model of the net at `path` (`--init`): its shape, piece-square
+/// path and dynamic-terms flag come from the file, which must be in the
+/// feature set the trainer writes and, with dynamic terms, match this
+/// build's linear weights.
+fn initial_model(path: &str, set: FeatureSet) -> Result<Model, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let net = crate::nnue::Network::read(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    if net.feature_set() != set {
+        return Err(format!(
+            "{path}: feature set {:?}, the trainer writes {set:?}",
+            net.feature_set()
+        ));
+    }
+    if net
+        .dynamic_terms()
+        .is_some_and(|f| f != crate::eval::dynamic_terms_fingerprint())
+    {
+        return Err(format!(
+            "{path}: trained with other linear weights than this build's"
+        ));
+    }
+    eprintln!("starting from {path} (L1 {})", net.l1());
+    Ok(export::dequantise(&net))
+}
+
 fn train_command(flags: &Flags) -> Result<(), String> {
     let data: Vec<String> = flags
         .get("data")
@@ -154,11 +181,17 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    let mut model = Model::new(set.inputs(), BONA_PIECE_END, l1, config.seed);
-    if flag(flags, "psqt", 0u32)? != 0 {
-        model = model.with_psqt(&model::material_factor_init());
-    }
-    model.dynamic_terms = flag(flags, "dynamic", 0u32)? != 0;
+    let mut model = match flags.get("init") {
+        Some(path) => initial_model(path, set)?,
+        None => {
+            let mut model = Model::new(set.inputs(), BONA_PIECE_END, l1, config.seed);
+            if flag(flags, "psqt", 0u32)? != 0 {
+                model = model.with_psqt(&model::material_factor_init());
+            }
+            model.dynamic_terms = flag(flags, "dynamic", 0u32)? != 0;
+            model
+        }
+    };
     let mut adam = Adam::new(&model, config.adam);
     let mut done = 0;
     if let Some(path) = flags.get("resume") {
@@ -221,7 +254,8 @@ fn train_command(flags: &Flags) -> Result<(), String> {
     let net = export::quantise(&exported, set).map_err(|e| e.to_string())?;
     std::fs::write(&out, net.write()).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
-        "wrote {out} ({set:?}, L1 {l1}{})",
+        "wrote {out} ({set:?}, L1 {}{})",
+        net.l1(),
         match (net.has_psqt(), net.dynamic_terms().is_some()) {
             (true, true) => ", piece-square weights, dynamic terms",
             (true, false) => ", piece-square weights",

@@ -230,3 +230,19 @@ fn bucket_decay_shrinks_touched_rows_and_the_per_input_psqt_only() {
     assert!(plain.psqt.iter().all(|&w| w == 1.0));
     assert!(decayed.psqt.iter().all(|&w| (w - keep).abs() < 1e-6));
 }
+
+/// A net read back into a float model exports to the same net, so a run
+/// started from it (`--init`) begins exactly where the net is.
+#[test]
+fn dequantised_nets_export_unchanged() {
+    let set = FeatureSet::HalfKpMirror;
+    let plain = crate::nnue::Network::random(3, set, 32);
+    let full = crate::nnue::Network::random(4, set, 64)
+        .with_random_psqt(5)
+        .with_dynamic_terms(crate::eval::dynamic_terms_fingerprint());
+    for net in [plain, full] {
+        let model = super::export::dequantise(&net);
+        let back = quantise(&model, set).unwrap();
+        assert!(back == net, "{net:?}");
+    }
+}
