@@ -372,3 +372,57 @@ fn king_less_tsume_keeps_its_long_lines_open() {
         assert!(!pos.is_checkmate(), "{placed}");
     }
 }
+
+/// The solver's table outlives a problem. Two tsume SFENs with the same
+/// board and attacker hand, where only the second gives the defender a
+/// pawn to block the rook's check with (its other pieces are left out, as
+/// tsume SFENs do): the first is mate in 1, the second no mate at all,
+/// whichever order one solver sees them in.
+#[test]
+fn a_kept_table_tells_problems_apart_by_the_defenders_pieces() {
+    let bare = tsume_position("7lk/7l1/9/9/9/9/9/9/7R1 b - 1").unwrap();
+    let pawn = tsume_position("7lk/7l1/9/9/9/9/9/9/7R1 b p 1").unwrap();
+    let stop = AtomicBool::new(false);
+    for order in [[&bare, &pawn], [&pawn, &bare]] {
+        let mut solver = MateSolver::new(8);
+        for pos in order {
+            let deadline = Some(Instant::now() + Duration::from_secs(5));
+            let result = solver.solve(pos, deadline, &stop);
+            if std::ptr::eq(pos, &bare) {
+                assert!(
+                    matches!(&result, MateResult::Mate(line) if line.len() == 1),
+                    "{result:?}"
+                );
+            } else {
+                assert_eq!(result, MateResult::NoMate);
+            }
+        }
+    }
+}
+
+/// Proofs are stored under the part of the attacker's hand they need
+/// (proof hands), which must keep what the defender could block with: after
+/// the rook's mate in 1 is solved with a spare gold in the attacker's hand,
+/// the same board with that gold in the defender's hand is no mate (it drops
+/// the gold between), and with the gold nowhere it is mate again.
+#[test]
+fn proof_hands_carry_over_only_where_the_defender_cannot_block() {
+    let stop = AtomicBool::new(false);
+    let mut solver = MateSolver::new(8);
+    let mut run = |sfen: &str| {
+        let pos = tsume_position(sfen).unwrap();
+        let deadline = Some(Instant::now() + Duration::from_secs(5));
+        solver.solve(&pos, deadline, &stop)
+    };
+    let spare = run("7lk/7l1/9/9/9/9/9/9/7R1 b G 1");
+    assert!(
+        matches!(&spare, MateResult::Mate(line) if line.len() == 1),
+        "{spare:?}"
+    );
+    assert_eq!(run("7lk/7l1/9/9/9/9/9/9/7R1 b g 1"), MateResult::NoMate);
+    let bare = run("7lk/7l1/9/9/9/9/9/9/7R1 b - 1");
+    assert!(
+        matches!(&bare, MateResult::Mate(line) if line.len() == 1),
+        "{bare:?}"
+    );
+}

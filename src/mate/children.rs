@@ -4,6 +4,7 @@
 //! search next with what thresholds.
 
 use super::node::{saturating_add, Node};
+use super::proof_hand;
 use super::tt::{Value, INFINITE, UNLIMITED};
 use crate::hand::Hand;
 use crate::moves::Move;
@@ -157,7 +158,7 @@ fn is_active(node: Node, children: &[Child], i: usize) -> bool {
 /// The node's value from its children's (out of line: its scratch space
 /// stays out of the [`Searcher::mid`] recursion's frames).
 #[inline(never)]
-pub(super) fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
+pub(super) fn aggregate(pos: &Position, node: Node, budget: i32, children: &[Child]) -> Value {
     let active = || {
         children
             .iter()
@@ -177,10 +178,10 @@ pub(super) fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             let proof = children
                 .iter()
                 .filter(|c| c.value.pn == 0)
-                .map(|c| c.value.len + 1)
-                .min();
-            if let Some(len) = proof {
-                return Value::proven(len);
+                .min_by_key(|c| c.value.len);
+            if let Some(c) = proof {
+                let hand = proof_hand::before_attacker_move(pos, c.mv, c.value.hand);
+                return Value::proven(c.value.len + 1, hand);
             }
             // Zero only when every child is disproven (chains included).
             let dn = sum(|v| v.dn);
@@ -217,7 +218,10 @@ pub(super) fn aggregate(node: Node, budget: i32, children: &[Child]) -> Value {
             let pn = sum(|v| v.pn);
             if pn == 0 {
                 let len = children.iter().map(|c| c.value.len).max().unwrap_or(-1) + 1;
-                return Value::proven(len);
+                let replies = children
+                    .iter()
+                    .fold(Hand::EMPTY, |h, c| proof_hand::max(h, c.value.hand));
+                return Value::proven(len, proof_hand::at_defender_node(pos, replies));
             }
             Value {
                 pn,
@@ -371,10 +375,10 @@ mod tests {
             .find(|&i| children[i].prev == Some(head as u8))
             .unwrap();
         assert!(!is_active(Node::And, &children, next));
-        children[head].value = Value::proven(1);
+        children[head].value = Value::proven(1, Hand::EMPTY);
         assert!(is_active(Node::And, &children, next));
         // The node is proven only when every member is.
-        let v = aggregate(Node::And, UNLIMITED, &children);
+        let v = aggregate(&pos, Node::And, UNLIMITED, &children);
         assert_ne!(v.pn, 0);
     }
 

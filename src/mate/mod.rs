@@ -16,6 +16,7 @@
 
 mod children;
 mod node;
+mod proof_hand;
 mod pv;
 mod search;
 mod setup;

@@ -24,16 +24,19 @@ impl Node {
         }
     }
 
-    /// Table key of this node in `pos`.
+    /// Table key of this node in `pos`: the board, and the pieces both
+    /// hands hold together (see [`table_key`]).
     pub(crate) fn key(self, pos: &Position) -> u64 {
-        pos.board_key()
+        let us = pos.side_to_move();
+        table_key(pos.board_key(), pos.hand(us), pos.hand(!us))
     }
 
     /// What [`Node::key`] and [`Node::attacker_hand`] give for the child
     /// reached by the legal move `m` from this node in `pos`, and the
     /// child's full position key, all without playing `m`.
     pub(crate) fn child_keys(self, pos: &Position, m: Move) -> (u64, Hand, u64) {
-        let key = pos.board_key_after(m);
+        let mover = pos.hand_after(m);
+        let key = table_key(pos.board_key_after(m), mover, pos.hand(!pos.side_to_move()));
         let hand = match self {
             // The attacker is moving: its hand changes with the move.
             Node::Or => pos.hand_after(m),
@@ -57,6 +60,19 @@ impl Node {
             Node::And => pos.legal_moves(),
         }
     }
+}
+
+/// The table key of a board whose hands are `a` and `b`. Within one problem
+/// a board fixes what both hands hold together (pieces are conserved), so
+/// this is the board key with a constant mixed in; problems that differ in
+/// their pieces (a tsume SFEN that leaves some out) get keys of their own,
+/// since the table outlives a problem and proof hands rest on the defender
+/// holding exactly the pieces the attacker does not (see `proof_hand`).
+fn table_key(board_key: u64, a: Hand, b: Hand) -> u64 {
+    // Counts stay inside their fields: no kind has more pieces in the game
+    // than its field holds.
+    let together = u64::from(a.raw() + b.raw());
+    board_key ^ together.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The key of the path that continues the path `path_key` with the

@@ -24,7 +24,9 @@ use super::children::{
     aggregate, evasion_estimate, evasion_estimate_value, link_delay_chains, select, Child,
 };
 use super::node::{path_key_after, saturating_add, Node, Path};
+use super::proof_hand;
 use super::tt::{MateTable, Value, UNLIMITED};
+use crate::hand::Hand;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -129,7 +131,7 @@ impl Searcher<'_> {
         // Every move spends one ply of the budget.
         let child_budget = saturating_add(budget, -1);
         let result = loop {
-            let v = aggregate(node, budget, &children);
+            let v = aggregate(pos, node, budget, &children);
             if v.pn == 0 || v.dn == 0 || v.pn >= thpn || v.dn >= thdn || self.aborted {
                 break v;
             }
@@ -205,7 +207,7 @@ impl Searcher<'_> {
     #[inline(never)]
     fn expand(&mut self, pos: &mut Position, node: Node, budget: i32) -> Result<Vec<Child>, Value> {
         let moves = node.moves(pos);
-        if let Some(v) = terminal(node, budget, &moves) {
+        if let Some(v) = terminal(pos, node, budget, &moves) {
             return Err(v);
         }
         // Two passes: the keys first, each bucket prefetched, then the
@@ -256,9 +258,14 @@ impl Searcher<'_> {
                     // share a delay chain); none at all is mate.
                     pos.do_move(c.mv);
                     let evasions = evasion_estimate(pos);
+                    let mated_hand = if evasions == 0 {
+                        proof_hand::at_defender_node(pos, Hand::EMPTY)
+                    } else {
+                        Hand::EMPTY
+                    };
                     pos.undo_move(c.mv);
                     let value = if evasions == 0 {
-                        Value::proven(0)
+                        Value::proven(0, mated_hand)
                     } else {
                         Value {
                             pn: evasions,
@@ -324,10 +331,13 @@ fn cutoff(node: Node, budget: i32) -> Option<Value> {
 }
 
 /// A node decided by its move list alone.
-fn terminal(node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
+fn terminal(pos: &Position, node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
     match node {
         Node::Or if moves.is_empty() => Some(Value::disproven(UNLIMITED, false)),
-        Node::And if moves.is_empty() => Some(Value::proven(0)),
+        Node::And if moves.is_empty() => Some(Value::proven(
+            0,
+            proof_hand::at_defender_node(pos, Hand::EMPTY),
+        )),
         // A defender with a move is not mated within zero plies.
         Node::And if budget == 0 => Some(Value::disproven(0, false)),
         _ => None,

@@ -26,7 +26,7 @@ fn solve_within(sfen: &str, ms: u64) -> MateResult {
 fn proof_covers_superior_hands_only() {
     let mut table = MateTable::new(1);
     let gold = hand(&[PieceType::Gold]);
-    table.store(42, gold, Value::proven(3), 10);
+    table.store(42, gold, Value::proven(3, gold), 10);
     assert_eq!(
         table
             .probe(42, hand(&[PieceType::Gold, PieceType::Pawn]), 3)

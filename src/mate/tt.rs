@@ -43,6 +43,9 @@ pub(crate) struct Value {
     /// The disproof rests on a repetition on the current path (or the path
     /// length cap), so it is not an absolute fact about the position.
     pub(crate) path_dependent: bool,
+    /// The proof hand (valid when `pn == 0`): the part of the attacker's
+    /// hand the proof needs (see `proof_hand`).
+    pub(crate) hand: Hand,
 }
 
 impl Value {
@@ -53,16 +56,19 @@ impl Value {
         len: 0,
         depth: 0,
         path_dependent: false,
+        hand: Hand::EMPTY,
     };
 
-    /// A node proven with a mate in `len` plies.
-    pub(crate) fn proven(len: i32) -> Value {
+    /// A node proven with a mate in `len` plies by an attacker holding at
+    /// least `hand`.
+    pub(crate) fn proven(len: i32, hand: Hand) -> Value {
         Value {
             pn: 0,
             dn: INFINITE,
             len,
             depth: 0,
             path_dependent: false,
+            hand,
         }
     }
 
@@ -74,6 +80,7 @@ impl Value {
             len: 0,
             depth,
             path_dependent,
+            hand: Hand::EMPTY,
         }
     }
 }
@@ -233,6 +240,7 @@ impl MateTable {
     /// applies (so the caller may keep an estimate of its own).
     pub(crate) fn probe_known(&self, key: u64, hand: Hand, budget: i32) -> Option<Value> {
         let mut best_proof = i32::MAX;
+        let mut proof_hand = Hand::EMPTY;
         // The deepest disproof that applies.
         let mut disproof = i32::MIN;
         let mut exact = None;
@@ -240,8 +248,12 @@ impl MateTable {
             if e.key != key || e.work == 0 {
                 continue;
             }
-            if e.proof_len != NO_PROOF && hand.is_superior_or_equal(e.hand) {
-                best_proof = best_proof.min(i32::from(e.proof_len));
+            if e.proof_len != NO_PROOF
+                && hand.is_superior_or_equal(e.hand)
+                && i32::from(e.proof_len) < best_proof
+            {
+                best_proof = i32::from(e.proof_len);
+                proof_hand = e.hand;
             }
             if e.disproof_depth != NO_DISPROOF && e.hand.is_superior_or_equal(hand) {
                 disproof = disproof.max(i32::from(e.disproof_depth));
@@ -251,7 +263,7 @@ impl MateTable {
             }
         }
         if best_proof <= budget {
-            return Some(Value::proven(best_proof));
+            return Some(Value::proven(best_proof, proof_hand));
         }
         if disproof >= budget {
             return Some(Value::disproven(disproof, false));
@@ -266,7 +278,15 @@ impl MateTable {
     /// Records the outcome of a search of `key`/`hand` that cost `work` nodes.
     /// A disproof that rests on repetitions belongs in
     /// [`MateTable::store_repetition`]: here it leaves only numbers.
+    /// A proof goes under its proof hand (`value.hand`), which holds for
+    /// every hand superior to it; everything else under `hand`.
     pub(crate) fn store(&mut self, key: u64, hand: Hand, value: Value, work: u64) {
+        let hand = if value.pn == 0 {
+            debug_assert!(hand.is_superior_or_equal(value.hand));
+            value.hand
+        } else {
+            hand
+        };
         let range = self.bucket(key);
         let slot = self.slot_for(range, key, hand);
         let e = &mut self.entries[slot];
