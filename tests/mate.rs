@@ -426,3 +426,42 @@ fn proof_hands_carry_over_only_where_the_defender_cannot_block() {
         "{bare:?}"
     );
 }
+
+/// Disproofs are stored under the most the attacker may hold (disproof
+/// hands), which must not reach a hand that leaves the defender nothing
+/// to block with: with one piece each the defender blocks the rook's check
+/// (no mate), with both pieces the attacker's it cannot (mate in 1), for
+/// golds, silvers and pawns, in either order on one kept table (cshogi's
+/// DfPn agrees on all six).
+#[test]
+fn disproof_hands_stop_where_the_defender_runs_out_of_blocks() {
+    let stop = AtomicBool::new(false);
+    for (shared, attackers) in [("Gg", "2G"), ("Ss", "2S"), ("Pp", "2P")] {
+        let shared = format!("7lk/7l1/9/9/9/9/9/9/7R1 b {shared} 1");
+        let attackers = format!("7lk/7l1/9/9/9/9/9/9/7R1 b {attackers} 1");
+        for first_shared in [true, false] {
+            let mut solver = MateSolver::new(8);
+            let mut run = |sfen: &str| {
+                let pos = tsume_position(sfen).unwrap();
+                let deadline = Some(Instant::now() + Duration::from_secs(5));
+                solver.solve(&pos, deadline, &stop)
+            };
+            let order = if first_shared {
+                [&shared, &attackers]
+            } else {
+                [&attackers, &shared]
+            };
+            for sfen in order {
+                let result = run(sfen);
+                if sfen == &shared {
+                    assert_eq!(result, MateResult::NoMate, "{sfen}");
+                } else {
+                    assert!(
+                        matches!(&result, MateResult::Mate(l) if l.len() == 1),
+                        "{sfen}: {result:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -193,7 +193,19 @@ pub(super) fn aggregate(pos: &Position, node: Node, budget: i32, children: &[Chi
                     .unwrap_or(UNLIMITED)
                     .max(budget);
                 let dependent = children.iter().any(|c| c.value.path_dependent);
-                return Value::disproven(depth, dependent);
+                let checks = children
+                    .iter()
+                    .fold(proof_hand::in_both_hands(pos), |h, c| {
+                        let child = proof_hand::or_own(c.value.hand, c.hand);
+                        proof_hand::min(
+                            h,
+                            proof_hand::disproof_before_attacker_move(pos, c.mv, child),
+                        )
+                    });
+                return Value {
+                    hand: proof_hand::disproof_at_attacker_node(pos, checks),
+                    ..Value::disproven(depth, dependent)
+                };
             }
             Value {
                 pn: min(|v| v.pn),
@@ -206,10 +218,13 @@ pub(super) fn aggregate(pos: &Position, node: Node, budget: i32, children: &[Chi
             let absolute = disproofs
                 .clone()
                 .filter(|c| !c.value.path_dependent)
-                .map(|c| saturating_add(c.value.depth, 1))
-                .max();
-            if let Some(depth) = absolute {
-                return Value::disproven(depth, false);
+                .max_by_key(|c| c.value.depth);
+            if let Some(c) = absolute {
+                let child = proof_hand::or_own(c.value.hand, c.hand);
+                return Value {
+                    hand: proof_hand::disproof_before_defender_move(pos, c.mv, child),
+                    ..Value::disproven(saturating_add(c.value.depth, 1), false)
+                };
             }
             if let Some(depth) = disproofs.map(|c| saturating_add(c.value.depth, 1)).max() {
                 return Value::disproven(depth, true);

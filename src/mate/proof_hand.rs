@@ -17,7 +17,18 @@
 //!   none to drop. (A kind it holds is droppable anyway, and a later
 //!   position that depends on its running out asks for it there.)
 //!
-//! Disproofs keep the node's own hand.
+//! Disproofs likewise go under a *disproof hand*, the largest attacker hand
+//! they still hold for (the table's lookup reuses them for any hand it
+//! holds no more than):
+//! - Attacker to move, every check refuted: the smallest of the checks'
+//!   disproof hands, taken back over each move as above; none of a kind
+//!   the attacker holds none of (one would give it new drops), but any
+//!   number of a kind it holds (more give it no new move here).
+//! - Defender to move, refuted by reply `m`: that reply's disproof hand,
+//!   leaving the defender at least one piece to drop if `m` is a drop.
+//!
+//! A hand of `Hand::EMPTY` in a disproof means "not worked out": the
+//! node's own hand stands in for it (see [`or_own`]).
 
 use crate::attacks::between;
 use crate::hand::Hand;
@@ -66,6 +77,84 @@ pub(super) fn at_defender_node(pos: &Position, replies: Hand) -> Hand {
     hand
 }
 
+/// The disproof hand of the attacker's node in `pos` for its check `m`,
+/// whose child was disproven with `child` (already joined with the child's
+/// own hand, see [`or_own`]).
+pub(super) fn disproof_before_attacker_move(pos: &Position, m: Move, child: Hand) -> Hand {
+    let mut hand = child;
+    if let Some(kind) = m.dropped_kind() {
+        add_capped(&mut hand, kind);
+    } else {
+        let captured = pos.piece_on(m.to());
+        if !captured.is_none() {
+            hand.remove(captured.kind_unchecked().unpromote());
+        }
+    }
+    hand
+}
+
+/// The disproof hand of the attacker's node in `pos` whose checks were
+/// refuted with hands whose smallest is `checks`: kinds the attacker holds
+/// none of are cut to none; the others go up to every piece of the kind
+/// in either hand (`checks` is that large when there are no checks).
+pub(super) fn disproof_at_attacker_node(pos: &Position, checks: Hand) -> Hand {
+    let attacker = pos.hand(pos.side_to_move());
+    let mut hand = checks;
+    for kind in PieceType::HAND {
+        if !attacker.has(kind) {
+            hand.set(kind, 0);
+        }
+    }
+    hand
+}
+
+/// The disproof hand of the defender's node in `pos` refuted by its reply
+/// `m`, whose child was disproven with `child` (joined with the child's own
+/// hand): a drop needs the defender to keep at least one of its kind.
+pub(super) fn disproof_before_defender_move(pos: &Position, m: Move, child: Hand) -> Hand {
+    let mut hand = child;
+    if let Some(kind) = m.dropped_kind() {
+        let attacker = pos.hand(!pos.side_to_move());
+        let defender = pos.hand(pos.side_to_move());
+        let most = attacker.count(kind) + defender.count(kind) - 1;
+        hand.set(kind, hand.count(kind).min(most));
+    }
+    hand
+}
+
+/// Every piece either player holds in `pos`, kind by kind: the most any
+/// attacker hand can hold on this board (the start of a minimum).
+pub(super) fn in_both_hands(pos: &Position) -> Hand {
+    let (a, b) = (pos.hand(pos.side_to_move()), pos.hand(!pos.side_to_move()));
+    let mut hand = Hand::EMPTY;
+    for kind in PieceType::HAND {
+        hand.set(kind, a.count(kind) + b.count(kind));
+    }
+    hand
+}
+
+/// A disproof's hand, or `own` (the node's hand) where the disproof left
+/// it unset; a real disproof hand always holds at least `own`.
+pub(super) fn or_own(disproof: Hand, own: Hand) -> Hand {
+    max(disproof, own)
+}
+
+/// Each kind's smaller count of `a` and `b`.
+pub(super) fn min(a: Hand, b: Hand) -> Hand {
+    let mut hand = a;
+    for kind in PieceType::HAND {
+        hand.set(kind, a.count(kind).min(b.count(kind)));
+    }
+    hand
+}
+
+fn add_capped(hand: &mut Hand, kind: PieceType) {
+    let n = hand.count(kind);
+    if n < crate::hand::MAX_IN_HAND[kind as usize] {
+        hand.add(kind);
+    }
+}
+
 /// Each kind's larger count of `a` and `b`.
 pub(super) fn max(a: Hand, b: Hand) -> Hand {
     let mut hand = a;
@@ -102,7 +191,10 @@ mod tests {
         let two = hand(&[(PieceType::Pawn, 2)]);
         assert_eq!(before_attacker_move(&pos, capture, two), child);
         // A child needing no pawn needs none here either.
-        assert_eq!(before_attacker_move(&pos, capture, Hand::EMPTY), Hand::EMPTY);
+        assert_eq!(
+            before_attacker_move(&pos, capture, Hand::EMPTY),
+            Hand::EMPTY
+        );
     }
 
     #[test]
@@ -118,5 +210,45 @@ mod tests {
         let near = Position::from_tsume_sfen("7lk/7lR/9/9/9/9/9/9/9 w GSp 1").unwrap();
         let replies = hand(&[(PieceType::Gold, 1)]);
         assert_eq!(at_defender_node(&near, replies), replies);
+    }
+
+    #[test]
+    fn disproof_hands_grow_only_where_no_new_move_appears() {
+        // Black holds a gold; the golds and the pawn in White's hand are
+        // the rest.
+        let pos = Position::from_tsume_sfen("7lk/7l1/9/9/9/9/9/9/7R1 b G2gp 1").unwrap();
+        assert_eq!(
+            in_both_hands(&pos),
+            hand(&[(PieceType::Gold, 3), (PieceType::Pawn, 1)])
+        );
+        // Any number of golds (held already), no pawn (a new drop).
+        assert_eq!(
+            disproof_at_attacker_node(&pos, in_both_hands(&pos)),
+            hand(&[(PieceType::Gold, 3)])
+        );
+        // A check by drop refuted with `child` was refuted with one more
+        // gold before the drop.
+        let child = hand(&[(PieceType::Gold, 2)]);
+        let drop = Move::from_usi("G*1b").unwrap();
+        assert_eq!(
+            disproof_before_attacker_move(&pos, drop, child),
+            hand(&[(PieceType::Gold, 3)])
+        );
+    }
+
+    #[test]
+    fn a_refuting_drop_leaves_the_defender_one_of_its_kind() {
+        // White (to move) in check holds two golds, Black one: the drop
+        // refutes only while Black holds at most two of the three.
+        let pos = Position::from_tsume_sfen("7lk/7l1/9/9/9/9/9/9/8R w G2g 1").unwrap();
+        let drop = Move::from_usi("G*1e").unwrap();
+        let child = hand(&[(PieceType::Gold, 3), (PieceType::Silver, 1)]);
+        assert_eq!(
+            disproof_before_defender_move(&pos, drop, child),
+            hand(&[(PieceType::Gold, 2), (PieceType::Silver, 1)])
+        );
+        // A reply that is not a drop needs nothing from the hands.
+        let king = Move::from_usi("1a1b").unwrap();
+        assert_eq!(disproof_before_defender_move(&pos, king, child), child);
     }
 }

@@ -333,7 +333,10 @@ fn cutoff(node: Node, budget: i32) -> Option<Value> {
 /// A node decided by its move list alone.
 fn terminal(pos: &Position, node: Node, budget: i32, moves: &MoveList) -> Option<Value> {
     match node {
-        Node::Or if moves.is_empty() => Some(Value::disproven(UNLIMITED, false)),
+        Node::Or if moves.is_empty() => Some(Value {
+            hand: proof_hand::disproof_at_attacker_node(pos, proof_hand::in_both_hands(pos)),
+            ..Value::disproven(UNLIMITED, false)
+        }),
         Node::And if moves.is_empty() => Some(Value::proven(
             0,
             proof_hand::at_defender_node(pos, Hand::EMPTY),

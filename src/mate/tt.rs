@@ -43,8 +43,9 @@ pub(crate) struct Value {
     /// The disproof rests on a repetition on the current path (or the path
     /// length cap), so it is not an absolute fact about the position.
     pub(crate) path_dependent: bool,
-    /// The proof hand (valid when `pn == 0`): the part of the attacker's
-    /// hand the proof needs (see `proof_hand`).
+    /// The proof hand when `pn == 0`: the part of the attacker's hand the
+    /// proof needs; the disproof hand when `dn == 0`: the most it may hold
+    /// (empty: not worked out, the node's own). See `proof_hand`.
     pub(crate) hand: Hand,
 }
 
@@ -243,6 +244,7 @@ impl MateTable {
         let mut proof_hand = Hand::EMPTY;
         // The deepest disproof that applies.
         let mut disproof = i32::MIN;
+        let mut disproof_hand = Hand::EMPTY;
         let mut exact = None;
         for e in &self.entries[self.bucket(key)] {
             if e.key != key || e.work == 0 {
@@ -255,8 +257,12 @@ impl MateTable {
                 best_proof = i32::from(e.proof_len);
                 proof_hand = e.hand;
             }
-            if e.disproof_depth != NO_DISPROOF && e.hand.is_superior_or_equal(hand) {
-                disproof = disproof.max(i32::from(e.disproof_depth));
+            if e.disproof_depth != NO_DISPROOF
+                && e.hand.is_superior_or_equal(hand)
+                && i32::from(e.disproof_depth) > disproof
+            {
+                disproof = i32::from(e.disproof_depth);
+                disproof_hand = e.hand;
             }
             if e.hand == hand {
                 exact = Some(e);
@@ -266,7 +272,10 @@ impl MateTable {
             return Some(Value::proven(best_proof, proof_hand));
         }
         if disproof >= budget {
-            return Some(Value::disproven(disproof, false));
+            return Some(Value {
+                hand: disproof_hand,
+                ..Value::disproven(disproof, false)
+            });
         }
         exact.map(|e| Value {
             pn: e.pn.max(1),
@@ -279,11 +288,15 @@ impl MateTable {
     /// A disproof that rests on repetitions belongs in
     /// [`MateTable::store_repetition`]: here it leaves only numbers.
     /// A proof goes under its proof hand (`value.hand`), which holds for
-    /// every hand superior to it; everything else under `hand`.
+    /// every hand superior to it, a disproof under its disproof hand, which
+    /// holds for every hand inferior to it; everything else under `hand`.
     pub(crate) fn store(&mut self, key: u64, hand: Hand, value: Value, work: u64) {
         let hand = if value.pn == 0 {
             debug_assert!(hand.is_superior_or_equal(value.hand));
             value.hand
+        } else if value.dn == 0 && !value.path_dependent {
+            // An unset disproof hand (empty) means the node's own.
+            super::proof_hand::or_own(value.hand, hand)
         } else {
             hand
         };
