@@ -197,10 +197,7 @@ pub(super) fn aggregate(pos: &Position, node: Node, budget: i32, children: &[Chi
                     .iter()
                     .fold(proof_hand::in_both_hands(pos), |h, c| {
                         let child = proof_hand::or_own(c.value.hand, c.hand);
-                        proof_hand::min(
-                            h,
-                            proof_hand::disproof_before_attacker_move(pos, c.mv, child),
-                        )
+                        proof_hand::min(h, proof_hand::before_attacker_move(pos, c.mv, child))
                     });
                 return Value {
                     hand: proof_hand::disproof_at_attacker_node(pos, checks),

@@ -39,7 +39,7 @@ impl Node {
         let key = table_key(pos.board_key_after(m), mover, pos.hand(!pos.side_to_move()));
         let hand = match self {
             // The attacker is moving: its hand changes with the move.
-            Node::Or => pos.hand_after(m),
+            Node::Or => mover,
             Node::And => pos.hand(!pos.side_to_move()),
         };
         (key, hand, pos.key_after(m))

@@ -36,12 +36,16 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::types::PieceType;
 
-/// The proof hand of the attacker's node in `pos` proven by `m`, whose
-/// child was proven with `child`.
+/// The hand of the attacker's node in `pos` before its move `m`, from the
+/// proof or disproof hand `child` of the node `m` leads to: a dropped
+/// piece is added back (capped at every piece of the kind), a captured one
+/// taken out (where `child` holds one).
 pub(super) fn before_attacker_move(pos: &Position, m: Move, child: Hand) -> Hand {
     let mut hand = child;
     if let Some(kind) = m.dropped_kind() {
-        hand.add(kind);
+        if hand.count(kind) < crate::hand::MAX_IN_HAND[kind as usize] {
+            hand.add(kind);
+        }
     } else {
         let captured = pos.piece_on(m.to());
         if !captured.is_none() {
@@ -72,22 +76,6 @@ pub(super) fn at_defender_node(pos: &Position, replies: Hand) -> Hand {
     for kind in PieceType::HAND {
         if !defender_hand.has(kind) {
             hand.set(kind, hand.count(kind).max(attacker_hand.count(kind)));
-        }
-    }
-    hand
-}
-
-/// The disproof hand of the attacker's node in `pos` for its check `m`,
-/// whose child was disproven with `child` (already joined with the child's
-/// own hand, see [`or_own`]).
-pub(super) fn disproof_before_attacker_move(pos: &Position, m: Move, child: Hand) -> Hand {
-    let mut hand = child;
-    if let Some(kind) = m.dropped_kind() {
-        add_capped(&mut hand, kind);
-    } else {
-        let captured = pos.piece_on(m.to());
-        if !captured.is_none() {
-            hand.remove(captured.kind_unchecked().unpromote());
         }
     }
     hand
@@ -126,11 +114,7 @@ pub(super) fn disproof_before_defender_move(pos: &Position, m: Move, child: Hand
 /// attacker hand can hold on this board (the start of a minimum).
 pub(super) fn in_both_hands(pos: &Position) -> Hand {
     let (a, b) = (pos.hand(pos.side_to_move()), pos.hand(!pos.side_to_move()));
-    let mut hand = Hand::EMPTY;
-    for kind in PieceType::HAND {
-        hand.set(kind, a.count(kind) + b.count(kind));
-    }
-    hand
+    per_kind(a, b, |x, y| x + y)
 }
 
 /// A disproof's hand, or `own` (the node's hand) where the disproof left
@@ -141,25 +125,19 @@ pub(super) fn or_own(disproof: Hand, own: Hand) -> Hand {
 
 /// Each kind's smaller count of `a` and `b`.
 pub(super) fn min(a: Hand, b: Hand) -> Hand {
-    let mut hand = a;
-    for kind in PieceType::HAND {
-        hand.set(kind, a.count(kind).min(b.count(kind)));
-    }
-    hand
-}
-
-fn add_capped(hand: &mut Hand, kind: PieceType) {
-    let n = hand.count(kind);
-    if n < crate::hand::MAX_IN_HAND[kind as usize] {
-        hand.add(kind);
-    }
+    per_kind(a, b, u32::min)
 }
 
 /// Each kind's larger count of `a` and `b`.
 pub(super) fn max(a: Hand, b: Hand) -> Hand {
-    let mut hand = a;
+    per_kind(a, b, u32::max)
+}
+
+/// The hand holding `f(a's count, b's count)` of each kind.
+fn per_kind(a: Hand, b: Hand, f: impl Fn(u32, u32) -> u32) -> Hand {
+    let mut hand = Hand::EMPTY;
     for kind in PieceType::HAND {
-        hand.set(kind, a.count(kind).max(b.count(kind)));
+        hand.set(kind, f(a.count(kind), b.count(kind)));
     }
     hand
 }
@@ -231,7 +209,7 @@ mod tests {
         let child = hand(&[(PieceType::Gold, 2)]);
         let drop = Move::from_usi("G*1b").unwrap();
         assert_eq!(
-            disproof_before_attacker_move(&pos, drop, child),
+            before_attacker_move(&pos, drop, child),
             hand(&[(PieceType::Gold, 3)])
         );
     }
