@@ -1,6 +1,6 @@
 //! Float model -> quantised network, with the factor table folded into the
-//! transformer rows, and back (a run that starts from an existing net). The scales mirror the inference code (see
-//! `crate::nnue`): transformer x127, hidden weights x64 with biases
+//! transformer rows, and back (a run that starts from an existing net).
+//! The scales mirror the inference code (see `crate::nnue`): transformer x127, hidden weights x64 with biases
 //! x(64 * 127), output weights x(16 * OUTPUT_SCALE / 127) with the bias
 //! x(16 * OUTPUT_SCALE), so that the integer net's value / 16 is the float
 //! output times [`OUTPUT_SCALE`].
@@ -88,34 +88,14 @@ pub fn dequantise(net: &Network) -> Model {
         inputs,
         factor_rows,
         l1: parts.l1,
-        ft_weights: parts
-            .ft_weights
-            .iter()
-            .map(|&w| f32::from(w) / 127.0)
-            .collect(),
+        ft_weights: divided(&parts.ft_weights, 127.0),
         factor_weights: vec![0.0; factor_rows * parts.l1],
-        ft_bias: parts
-            .ft_biases
-            .iter()
-            .map(|&b| f32::from(b) / 127.0)
-            .collect(),
-        w2: parts
-            .hidden1_weights
-            .iter()
-            .map(|&w| f32::from(w) / 64.0)
-            .collect(),
+        ft_bias: divided(&parts.ft_biases, 127.0),
+        w2: divided(&parts.hidden1_weights, 64.0),
         b2: parts.hidden1_biases.iter().map(from_hidden_bias).collect(),
-        w3: parts
-            .hidden2_weights
-            .iter()
-            .map(|&w| f32::from(w) / 64.0)
-            .collect(),
+        w3: divided(&parts.hidden2_weights, 64.0),
         b3: parts.hidden2_biases.iter().map(from_hidden_bias).collect(),
-        wo: parts
-            .output_weights
-            .iter()
-            .map(|&w| f32::from(w) / output_weight_scale)
-            .collect(),
+        wo: divided(&parts.output_weights, output_weight_scale),
         bo: parts.output_bias as f32 / (16.0 * OUTPUT_SCALE),
         psqt: parts
             .psqt_weights
@@ -129,4 +109,9 @@ pub fn dequantise(net: &Network) -> Model {
         },
         dynamic_terms: parts.dynamic_terms.is_some(),
     }
+}
+
+/// Each of `values` over `scale`.
+fn divided<T: Copy + Into<f32>>(values: &[T], scale: f32) -> Vec<f32> {
+    values.iter().map(|&v| v.into() / scale).collect()
 }
