@@ -13,8 +13,9 @@
 //! - Defender to move, every reply proven: the largest of the replies'
 //!   proof hands (the defender's moves leave the attacker's hand alone);
 //!   and if a drop could block the check, all the attacker's pieces of
-//!   each kind the defender holds none of, so that the defender still has
-//!   none to drop. (A kind it holds is droppable anyway, and a later
+//!   each kind the defender holds none of and could drop between (by the
+//!   placement rules: no dead square, no second pawn on a file), so that
+//!   the defender still has none to drop. (A kind it holds is droppable anyway, and a later
 //!   position that depends on its running out asks for it there.)
 //!
 //! Disproofs likewise go under a *disproof hand*, the largest attacker hand
@@ -64,17 +65,19 @@ pub(super) fn before_attacker_move(pos: &Position, m: Move, child: Hand) -> Hand
 pub(super) fn at_defender_node(pos: &Position, replies: Hand) -> Hand {
     let defender = pos.side_to_move();
     let checkers = pos.checkers();
-    let blockable = !checkers.has_more_than_one()
-        && checkers.is_nonempty()
-        && between(pos.king_square(defender), checkers.lsb()).is_nonempty();
-    if !blockable {
+    if checkers.has_more_than_one() || checkers.is_empty() {
+        return replies;
+    }
+    let gap = between(pos.king_square(defender), checkers.lsb());
+    if gap.is_empty() {
         return replies;
     }
     let attacker_hand = pos.hand(!defender);
     let defender_hand = pos.hand(defender);
     let mut hand = replies;
     for kind in PieceType::HAND {
-        if !defender_hand.has(kind) {
+        let could_block = (pos.placeable_drop_squares(defender, kind) & gap).is_nonempty();
+        if could_block && !defender_hand.has(kind) {
             hand.set(kind, hand.count(kind).max(attacker_hand.count(kind)));
         }
     }
@@ -188,6 +191,28 @@ mod tests {
         let near = Position::from_tsume_sfen("7lk/7lR/9/9/9/9/9/9/9 w GSp 1").unwrap();
         let replies = hand(&[(PieceType::Gold, 1)]);
         assert_eq!(at_defender_node(&near, replies), replies);
+    }
+
+    #[test]
+    fn only_kinds_the_defender_could_drop_between_are_kept() {
+        // The rook checks along White's last rank: White can drop no pawn,
+        // lance or knight there, so Black's need not be kept.
+        let rank = Position::from_tsume_sfen("9/9/9/9/9/9/9/9/4R3k w PLNG 1").unwrap();
+        assert_eq!(
+            at_defender_node(&rank, Hand::EMPTY),
+            hand(&[(PieceType::Gold, 1)])
+        );
+        // Up the file White already has a pawn on (beyond the rook): no
+        // second pawn there, but a lance or a knight may block.
+        let file = Position::from_tsume_sfen("4k4/9/9/9/4R4/9/4p4/9/9 w PLNG 1").unwrap();
+        assert_eq!(
+            at_defender_node(&file, Hand::EMPTY),
+            hand(&[
+                (PieceType::Lance, 1),
+                (PieceType::Knight, 1),
+                (PieceType::Gold, 1)
+            ])
+        );
     }
 
     #[test]

@@ -244,6 +244,17 @@ impl Position {
         }
     }
 
+    /// The empty squares where `color` could drop a `kind` by the placement
+    /// rules alone (no dead square, no second pawn on a file), whatever its
+    /// hand; the pawn-drop-mate rule is left out, so this may say more.
+    pub(crate) fn placeable_drop_squares(&self, color: Color, kind: PieceType) -> Bitboard {
+        let mut squares = !self.occupied() - dead_squares(color, kind);
+        if kind == PieceType::Pawn {
+            squares = squares - self.pawn_files(color);
+        }
+        squares
+    }
+
     /// Every file holding an unpromoted pawn of `color` (nifu files).
     #[inline]
     pub(crate) fn pawn_files(&self, color: Color) -> Bitboard {
@@ -426,6 +437,10 @@ mod tests {
         Position::from_sfen(sfen).unwrap()
     }
 
+    fn sq(text: &str) -> Square {
+        Square::from_usi(text.as_bytes()).unwrap()
+    }
+
     fn has(p: &Position, text: &str) -> bool {
         p.legal_moves().iter().any(|m| m.to_string() == text)
     }
@@ -504,6 +519,22 @@ mod tests {
             .any(|m| m.to_string() == "P*1a" || m.to_string() == "L*1a"));
         assert!(!moves.iter().any(|m| m.to_string() == "N*1b"));
         assert!(has(&p, "N*1c"));
+    }
+
+    #[test]
+    fn placeable_drop_squares_follow_the_rules() {
+        let p = pos("4k4/9/9/9/9/9/4P4/9/4K4 b PLN 1");
+        let pawn = p.placeable_drop_squares(Color::Black, PieceType::Pawn);
+        assert!(!pawn.contains(sq("5e")) && !pawn.contains(sq("1a")));
+        assert!(pawn.contains(sq("1b")));
+        let knight = p.placeable_drop_squares(Color::Black, PieceType::Knight);
+        assert!(!knight.contains(sq("1b")) && knight.contains(sq("1c")));
+        // White's dead ranks are Black's first; occupied squares never count.
+        let white_lance = p.placeable_drop_squares(Color::White, PieceType::Lance);
+        assert!(!white_lance.contains(sq("1i")) && white_lance.contains(sq("1a")));
+        assert!(!p
+            .placeable_drop_squares(Color::White, PieceType::Gold)
+            .contains(sq("5a")));
     }
 
     #[test]
