@@ -16,10 +16,27 @@ pub const L2: usize = 32;
 pub const L3: usize = 32;
 /// Evaluation units per unit of the float output.
 pub const OUTPUT_SCALE: f32 = 600.0;
-/// Largest hidden-layer weight the i8 quantisation (x64) can hold.
-pub const HIDDEN_WEIGHT_LIMIT: f32 = 127.0 / 64.0;
-/// Largest output weight the i8 quantisation (x 16 * OUTPUT_SCALE / 127) can hold.
-pub const OUTPUT_WEIGHT_LIMIT: f32 = 127.0 * 127.0 / (16.0 * OUTPUT_SCALE);
+
+// The integer grids of the quantised net (see `crate::nnue`), shared by the
+// export, its inverse and the quantisation-aware forward pass.
+/// Transformer weights and biases, and the activation of 1.0 (the
+/// ClippedReLU ceiling).
+pub const ACTIVATION_SCALE: f32 = 127.0;
+/// Hidden-layer weights: the layer shifts its sum right by
+/// `WEIGHT_SCALE_BITS`.
+pub const HIDDEN_WEIGHT_SCALE: f32 = (1 << crate::nnue::net::WEIGHT_SCALE_BITS) as f32;
+/// Hidden-layer biases: they add to weight x activation products.
+pub const HIDDEN_BIAS_SCALE: f32 = HIDDEN_WEIGHT_SCALE * ACTIVATION_SCALE;
+/// Added to each hidden bias so that the layer's floor shift rounds.
+pub const HIDDEN_BIAS_ROUNDING: i32 = 1 << (crate::nnue::net::WEIGHT_SCALE_BITS - 1);
+/// The output bias and piece-square weights: `FV_SCALE` per evaluation unit.
+pub const OUTPUT_BIAS_SCALE: f32 = crate::nnue::net::FV_SCALE as f32 * OUTPUT_SCALE;
+/// Output weights: they multiply activations on the x127 grid.
+pub const OUTPUT_WEIGHT_SCALE: f32 = OUTPUT_BIAS_SCALE / ACTIVATION_SCALE;
+/// Largest hidden-layer weight an i8 can hold.
+pub const HIDDEN_WEIGHT_LIMIT: f32 = 127.0 / HIDDEN_WEIGHT_SCALE;
+/// Largest output weight an i8 can hold.
+pub const OUTPUT_WEIGHT_LIMIT: f32 = 127.0 / OUTPUT_WEIGHT_SCALE;
 
 /// Starting values of the shared piece-square rows: each BonaPiece's
 /// material value (the engine's fixed piece values, in evaluation units),
@@ -47,7 +64,7 @@ pub const PER_INPUT_PSQT_BLOCK: usize = 7;
 /// A piece-square weight (output units) as the integer net stores it: in
 /// output-sum units, 16 per evaluation unit.
 pub fn psqt_to_int(w: f32) -> i32 {
-    (16.0 * OUTPUT_SCALE * w).round() as i32
+    (OUTPUT_BIAS_SCALE * w).round() as i32
 }
 
 /// Features of one position for the trainer: the active inputs of the side
@@ -378,11 +395,11 @@ impl Model {
         let mut input = Vec::with_capacity(2 * l1);
         for features in [x.us, x.them] {
             for j in 0..l1 {
-                let mut acc = q(self.ft_bias[j], 127.0, i16_range.0, i16_range.1);
+                let mut acc = q(self.ft_bias[j], ACTIVATION_SCALE, i16_range.0, i16_range.1);
                 for &f in features {
                     acc += q(
                         self.folded_weight(f as usize, j),
-                        127.0,
+                        ACTIVATION_SCALE,
                         i16_range.0,
                         i16_range.1,
                     );
@@ -396,26 +413,28 @@ impl Model {
                 .iter()
                 .enumerate()
                 .map(|(i, &b)| {
-                    let bias = f64::from((64.0 * 127.0 * b).round()) + 32.0;
+                    let bias = f64::from((HIDDEN_BIAS_SCALE * b).round())
+                        + f64::from(HIDDEN_BIAS_ROUNDING);
                     let sum: f64 = weights[i * n..(i + 1) * n]
                         .iter()
                         .zip(input)
-                        .map(|(&w, &a)| q(w, 64.0, -127.0, 127.0) * a)
+                        .map(|(&w, &a)| q(w, HIDDEN_WEIGHT_SCALE, -127.0, 127.0) * a)
                         .sum();
-                    ((bias + sum) / 64.0).floor().clamp(0.0, 127.0)
+                    ((bias + sum) / f64::from(HIDDEN_WEIGHT_SCALE))
+                        .floor()
+                        .clamp(0.0, 127.0)
                 })
                 .collect()
         };
         let h2 = hidden(&self.w2, &self.b2, &input);
         let h3 = hidden(&self.w3, &self.b3, &h2);
-        let scale = 16.0 * OUTPUT_SCALE / 127.0;
         let sum: f64 = self
             .wo
             .iter()
             .zip(&h3)
-            .map(|(&w, &h)| q(w, scale, -127.0, 127.0) * h)
+            .map(|(&w, &h)| q(w, OUTPUT_WEIGHT_SCALE, -127.0, 127.0) * h)
             .sum();
-        let mut out = sum + f64::from((16.0 * OUTPUT_SCALE * self.bo).round());
+        let mut out = sum + f64::from((OUTPUT_BIAS_SCALE * self.bo).round());
         if self.has_psqt() {
             // The integer net sums i32 weights and halves with truncation.
             let psqt = |features: &[u32]| -> f64 {
