@@ -20,14 +20,20 @@ usage:
   tools/sprt.py -a NEW -b BASE [--opt-a NAME=VALUE ...] [--opt-b ...]
       [--tc byoyomi:0+1000 | nodes:N | movetime:MS | inc:MAIN+INC]
       [--elo0 0 --elo1 5] [--alpha 0.05 --beta 0.05] [--max-games 2000]
-      [--openings FILE] [--concurrency 2] [--out DIR]
+      [--openings FILE] [--concurrency 2] [--out DIR [--resume]]
   tools/sprt.py --selftest
+
+--resume goes on with the run whose results.txt is in --out: the pairs it
+finished are skipped (the same --seed gives the same openings) and its
+counts carried over, so a long match can run in chunks across sessions.
+It refuses a file whose engines, options, time control or bounds differ.
 """
 import argparse
 import math
 import os
 import queue
 import random
+import re
 import shlex
 import sys
 import threading
@@ -86,7 +92,53 @@ def logistic_elo(w, d, l):
     return elo, (to_elo(hi) - to_elo(lo)) / 2
 
 
+PAIR_LINE = re.compile(r"^pair +(\d+): games \d+ W-D-L (\d+)-(\d+)-(\d+) penta \[([\d, ]+)\]")
+
+
+def finished_pairs(lines):
+    """The pairs a results.txt records, from its cumulative lines: each
+    pair's index (from 0), its pentanomial slot and its W-D-L, as the
+    change from the line before. Lines that are not pair results (the
+    header, comments, a final summary) are skipped."""
+    pairs = []
+    last_penta, last_wdl = [0] * 5, [0, 0, 0]
+    for line in lines:
+        m = PAIR_LINE.match(line)
+        if not m:
+            continue
+        wdl = [int(m.group(k)) for k in (2, 3, 4)]
+        penta = [int(x) for x in m.group(5).split(",")]
+        step = [a - b for a, b in zip(penta, last_penta)]
+        if sorted(step) != [0, 0, 0, 0, 1] or any(a < b for a, b in zip(wdl, last_wdl)):
+            raise ValueError(f"not one pair more than the line before: {line.strip()}")
+        pairs.append((int(m.group(1)) - 1, step.index(1), [a - b for a, b in zip(wdl, last_wdl)]))
+        last_penta, last_wdl = penta, wdl
+    return pairs
+
+
+def run_settings(header):
+    """What a results.txt header says about the run, less the resume note."""
+    return header.split(" # resumed")[0].strip()
+
+
 def selftest():
+    # Resuming: each cumulative line is one pair more than the last.
+    lines = [
+        "# A=a []; B=b []; tc=nodes:1000; ...",
+        "pair    2: games 2 W-D-L 1-0-1 penta [0, 0, 1, 0, 0] Elo ...",
+        "pair    1: games 4 W-D-L 3-0-1 penta [0, 0, 1, 0, 1] Elo ...",
+        "# pair 3: an engine died at game start (x); pair not counted",
+        "pair    4: games 6 W-D-L 3-1-2 penta [0, 1, 1, 0, 1] Elo ...",
+        "SPRT nElo [0.0, 5.0] inconclusive: ...",
+    ]
+    assert finished_pairs(lines) == [(1, 2, [1, 0, 1]), (0, 4, [2, 0, 0]), (3, 1, [0, 1, 1])]
+    try:
+        finished_pairs(lines[:2] + ["pair    3: games 6 W-D-L 4-0-2 penta [0, 0, 2, 0, 1] Elo ..."])
+        raise AssertionError("a jump of two pairs was accepted")
+    except ValueError:
+        pass
+    assert run_settings("# A=a; tc=x # resumed after 3 pairs") == run_settings("# A=a; tc=x")
+
     # A pure coin flip between equal engines: t = 0, and the LLR of
     # [0, 5] is negative (evidence for H0).
     even = [10, 40, 100, 40, 10]
@@ -135,6 +187,8 @@ def main():
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--match-py", default=os.path.join(here, "../../shared/tools/match/match.py"))
     ap.add_argument("--out", help="folder for results.txt")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the run in --out (same settings), skipping its finished pairs")
     args = ap.parse_args()
     if args.selftest:
         selftest()
@@ -149,10 +203,35 @@ def main():
                                 nodes_timeout=args.nodes_timeout)
     lower = math.log(args.beta / (1 - args.alpha))
     upper = math.log((1 - args.beta) / args.alpha)
+    header = (f"# A={args.engine_a} {args.opt_a}; B={args.engine_b} {args.opt_b}; tc={args.tc}; "
+              f"nElo bounds [{args.elo0}, {args.elo1}], alpha {args.alpha}, beta {args.beta}; "
+              f"LLR bounds [{lower:.2f}, {upper:.2f}]")
+    # Headers before --resume existed lack these; they are compared only
+    # where the file has them.
+    header_more = f"; openings seed {args.seed}, time margin {args.time_margin}"
+    done_pairs = []
     out = None
+    if args.resume and not args.out:
+        ap.error("--resume needs --out")
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        out = open(os.path.join(args.out, "results.txt"), "a", buffering=1)
+        path = os.path.join(args.out, "results.txt")
+        if args.resume and os.path.exists(path):
+            with open(path) as f:
+                lines = f.readlines()
+            headers = [l for l in lines if l.startswith("# A=")] or [header + header_more]
+            expected = header + header_more if "; openings seed" in headers[0] else header
+            if run_settings(headers[0]) != expected:
+                sys.exit(f"--resume: {path} is another run:\n  {headers[0].strip()}\n  {expected}")
+            if any(l.startswith("SPRT ") and "inconclusive" not in l for l in lines):
+                sys.exit(f"--resume: {path} ended with a verdict already")
+            try:
+                done_pairs = finished_pairs(lines)
+            except ValueError as e:
+                sys.exit(f"--resume: {path}: {e}")
+        elif os.path.exists(path) and os.path.getsize(path) > 0:
+            sys.exit(f"{path} exists: use --resume to go on with it, or another --out")
+        out = open(path, "a", buffering=1)
 
     def emit(line):
         print(line, flush=True)
@@ -161,14 +240,20 @@ def main():
 
     name_a = os.path.basename(shlex.split(args.engine_a)[0]) + "-A"
     name_b = os.path.basename(shlex.split(args.engine_b)[0]) + "-B"
-    emit(f"# A={args.engine_a} {args.opt_a}; B={args.engine_b} {args.opt_b}; tc={args.tc}; "
-         f"nElo bounds [{args.elo0}, {args.elo1}], alpha {args.alpha}, beta {args.beta}; "
-         f"LLR bounds [{lower:.2f}, {upper:.2f}]")
+    emit(header + header_more + (f" # resumed after {len(done_pairs)} pairs" if done_pairs else ""))
+    state = dict(penta=[0] * 5, wdl=[0, 0, 0], done=False, reasons={})
+    for _, slot, wdl in done_pairs:
+        state["penta"][slot] += 1
+        state["wdl"] = [a + b for a, b in zip(state["wdl"], wdl)]
+    skip = {i for i, _, _ in done_pairs}
     pairs = queue.Queue()
     for i in range(args.max_games // 2):
-        pairs.put(i)
+        if i not in skip:
+            pairs.put(i)
     lock = threading.Lock()
-    state = dict(penta=[0] * 5, wdl=[0, 0, 0], done=False, reasons={})
+    if done_pairs:
+        value = llr(state["penta"], args.elo0, args.elo1)
+        state["done"] = value >= upper or value <= lower or pairs.empty()
 
     def play_pair(engines, opening):
         """Scores of A in the two games of one opening."""
