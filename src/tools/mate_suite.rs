@@ -4,7 +4,9 @@
 //! Rows are `sfen<TAB>plies<TAB>source...`; `#` starts a comment line and
 //! plies `-` means the position has no mate.
 
-use crate::mate::{is_valid_mate, tsume_position, MateResult, MateSolver, SOLVER_STACK};
+use crate::mate::{
+    is_valid_mate, tsume_position, MateResult, MateSolver, SolveStats, SOLVER_STACK,
+};
 use crate::position::Position;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -80,6 +82,11 @@ enum Verdict {
     /// A valid mate longer than the known one, which the solver did not
     /// claim shortest (time ran out while shortening): a partial answer.
     Longer,
+    /// A valid mate shorter than the known one, not claimed shortest, from
+    /// a proof no shorter than the known length: the line's defence is not
+    /// the longest (its replies are read by stored bounds), a partial
+    /// answer. A proof shorter than the known length is `WrongLength`.
+    WeakDefence,
     Timeout,
     False,
 }
@@ -192,22 +199,23 @@ fn run_suite(args: &[String]) -> i32 {
         let deadline = options.time_ms.map(|ms| start + Duration::from_millis(ms));
         let result = solver.solve(&pos, deadline, &AtomicBool::new(false));
         let ms = start.elapsed().as_secs_f64() * 1000.0;
-        let (verdict, found) = judge(&pos, problem.plies, &result, solver.stats().shortest);
+        let stats = solver.stats();
+        let (verdict, found) = judge(&pos, problem.plies, &result, &stats);
         let known = problem.plies.map_or("-".to_string(), |p| p.to_string());
         let tag = if verdict == Verdict::Ok {
             "ok  "
         } else {
             "FAIL"
         };
-        let stats = solver.stats();
         println!(
             "{tag} #{:<4} {:>7} found {found:>7} known {known:>3} {ms:>9.1} ms {:>10} nodes \
-             (first proof {} plies at {}, shrink {}, line {}{})",
+             (first proof {} plies at {}, proven {}, shrink {}, line {}{})",
             i + 1,
             format!("{verdict:?}"),
             solver.nodes(),
             stats.first_len,
             stats.proof_nodes,
+            stats.proven_len,
             stats.shrink_nodes,
             stats.line_nodes,
             if stats.shortest { ", shortest" } else { "" }
@@ -228,7 +236,7 @@ fn judge(
     pos: &Position,
     known: Option<usize>,
     result: &MateResult,
-    claimed_shortest: bool,
+    stats: &SolveStats,
 ) -> (Verdict, String) {
     match result {
         MateResult::Timeout => (Verdict::Timeout, "timeout".into()),
@@ -241,8 +249,11 @@ fn judge(
             match known {
                 None => (Verdict::False, line.len().to_string()),
                 Some(k) if k == line.len() => (Verdict::Ok, k.to_string()),
-                Some(k) if k < line.len() && !claimed_shortest => {
+                Some(k) if k < line.len() && !stats.shortest => {
                     (Verdict::Longer, format!("{}?", line.len()))
+                }
+                Some(k) if !stats.shortest && stats.proven_len >= k as i32 => {
+                    (Verdict::WeakDefence, format!("{}<", line.len()))
                 }
                 Some(_) => (Verdict::WrongLength, line.len().to_string()),
             }
@@ -257,11 +268,13 @@ fn summarize(verdicts: &[Verdict], times: &mut [f64]) -> i32 {
     let max = times.last().copied().unwrap_or(0.0);
     println!(
         "summary: {} problems, {} ok, {} wrong length, {} longer (not shortened in time), \
-         {} timeouts, {} false; median {median:.1} ms, max {max:.1} ms",
+         {} shorter lines from longer proofs (weak defence), {} timeouts, {} false; \
+         median {median:.1} ms, max {max:.1} ms",
         verdicts.len(),
         count(Verdict::Ok),
         count(Verdict::WrongLength),
         count(Verdict::Longer),
+        count(Verdict::WeakDefence),
         count(Verdict::Timeout),
         count(Verdict::False)
     );
