@@ -15,8 +15,9 @@
 //!   and if a drop could block the check, all the attacker's pieces of
 //!   each kind the defender holds none of and could drop between (by the
 //!   placement rules: no dead square, no second pawn on a file), so that
-//!   the defender still has none to drop. (A kind it holds is droppable anyway, and a later
-//!   position that depends on its running out asks for it there.)
+//!   the defender still has none to drop. (A kind it holds is droppable
+//!   anyway, and a later position that depends on its running out asks
+//!   for it there.)
 //!
 //! Disproofs likewise go under a *disproof hand*, the largest attacker hand
 //! they still hold for (the table's lookup reuses them for any hand it
@@ -76,8 +77,10 @@ pub(super) fn at_defender_node(pos: &Position, replies: Hand) -> Hand {
     let defender_hand = pos.hand(defender);
     let mut hand = replies;
     for kind in PieceType::HAND {
-        let could_block = (pos.placeable_drop_squares(defender, kind) & gap).is_nonempty();
-        if could_block && !defender_hand.has(kind) {
+        // The hand test first: it is cheap, and most kinds stop there.
+        if !defender_hand.has(kind)
+            && (pos.placeable_drop_squares(defender, kind) & gap).is_nonempty()
+        {
             hand.set(kind, hand.count(kind).max(attacker_hand.count(kind)));
         }
     }
