@@ -20,7 +20,7 @@ pub const FV_SCALE: i32 = 16;
 /// weights are trained as floats times 64).
 pub const WEIGHT_SCALE_BITS: u32 = 6;
 /// Largest activation after a ClippedReLU.
-const ACTIVATION_MAX: i32 = 127;
+pub(crate) const ACTIVATION_MAX: i32 = 127;
 
 /// A dense layer with i8 weights (`outputs` rows of `inputs`) and i32
 /// biases.

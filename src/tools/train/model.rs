@@ -21,7 +21,7 @@ pub const OUTPUT_SCALE: f32 = 600.0;
 // export, its inverse and the quantisation-aware forward pass.
 /// Transformer weights and biases, and the activation of 1.0 (the
 /// ClippedReLU ceiling).
-pub const ACTIVATION_SCALE: f32 = 127.0;
+pub const ACTIVATION_SCALE: f32 = crate::nnue::net::ACTIVATION_MAX as f32;
 /// Hidden-layer weights: the layer shifts its sum right by
 /// `WEIGHT_SCALE_BITS`.
 pub const HIDDEN_WEIGHT_SCALE: f32 = (1 << crate::nnue::net::WEIGHT_SCALE_BITS) as f32;
