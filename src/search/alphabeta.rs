@@ -71,10 +71,13 @@ pub(crate) fn rebuild_reductions() {
 
 /// What the singular-extension test says about the hash move.
 enum Singular {
-    /// It alone holds the node up: search it a ply deeper.
-    Extend,
+    /// It alone holds the node up: search it this many plies deeper.
+    Extend(i32),
     /// Another move beats beta too: return this score.
     Cut(i32),
+    /// Other moves hold up too, and the hash move is expected to fail
+    /// high (or this is a cut node): search it a ply shallower.
+    Reduce,
     Neither,
 }
 
@@ -150,6 +153,7 @@ impl Worker<'_> {
     pub(crate) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITE;
         self.count_node();
+        self.stack[1].double_extensions = 0;
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let move_count = i - self.pv_idx + 1;
@@ -347,6 +351,7 @@ impl Worker<'_> {
                 let r = params::null_base()
                     + depth / params::null_depth_div()
                     + ((eval - beta) / params::null_eval_div()).min(3);
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.play_null(ply);
                 let score = -self.search(depth - r, ply + 1, -beta, -beta + 1, !cut_node, false);
                 self.unplay_null();
@@ -427,10 +432,11 @@ impl Worker<'_> {
                         && from_tt(hit.score, ply).abs() < MATE_BOUND
                 });
                 if let Some(hit) = singular_candidate {
-                    match self.singular_test(m, from_tt(hit.score, ply), depth, ply, beta, cut_node)
-                    {
-                        Singular::Extend => extension = 1,
+                    let tt_score = from_tt(hit.score, ply);
+                    match self.singular_test(m, tt_score, depth, ply, beta, cut_node, pv_node) {
+                        Singular::Extend(plies) => extension = plies,
                         Singular::Cut(score) => return score,
+                        Singular::Reduce => extension = -1,
                         Singular::Neither => {}
                     }
                 }
@@ -438,10 +444,12 @@ impl Worker<'_> {
                 // at every node: limited to PV nodes it won at 50000 nodes a
                 // move but lost 57-4-83 at byoyomi 250 ms.
                 if gives_check && see_ge(&self.pos, m, 0) {
-                    extension = 1;
+                    extension = extension.max(1);
                 }
             }
             let new_depth = depth - 1 + extension;
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension >= 2);
 
             let late = depth >= 3 && move_count > 1 + usize::from(pv_node);
             let reducible = late && (quiet || !see_ge(&self.pos, m, 0));
@@ -584,8 +592,12 @@ impl Worker<'_> {
     /// Singular-extension test of the hash move `m` (scored `tt_score`):
     /// a half-depth search of the node with `m` barred, just below that
     /// score. If every other move fails there, `m` alone holds the node
-    /// up and a mistake in its line costs the most: extend it. If even the
-    /// lowered bound clears beta, a second move beats beta: cut.
+    /// up and a mistake in its line costs the most: extend it (two plies
+    /// when the others fail by far, off the PV). If even the lowered bound
+    /// clears beta, a second move beats beta: cut. If other moves hold but
+    /// the hash score already beats beta, or the node is expected to fail
+    /// high, `m` is no more urgent than they are: reduce it.
+    #[allow(clippy::too_many_arguments)]
     fn singular_test(
         &mut self,
         m: Move,
@@ -594,6 +606,7 @@ impl Worker<'_> {
         ply: usize,
         beta: i32,
         cut_node: bool,
+        pv_node: bool,
     ) -> Singular {
         let singular_beta = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(m);
@@ -610,9 +623,14 @@ impl Worker<'_> {
             // Any answer will do: the search is being unwound.
             Singular::Cut(0)
         } else if score < singular_beta {
-            Singular::Extend
+            let double = !pv_node
+                && score < singular_beta - params::singular_double_margin()
+                && i32::from(self.stack[ply].double_extensions) < params::singular_double_limit();
+            Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
             Singular::Cut(singular_beta)
+        } else if tt_score >= beta || cut_node {
+            Singular::Reduce
         } else {
             Singular::Neither
         }

@@ -81,6 +81,11 @@ search_params! {
     singular_min_depth, "SingularMinDepth", 8, 5, 14, 1;
     /// Singular extension: margin below the hash score per depth.
     singular_margin, "SingularMargin", 2, 1, 8, 1;
+    /// Singular extension: two plies when every other move fails this far
+    /// below the lowered bound (non-PV nodes).
+    singular_double_margin, "SingularDoubleMargin", 20, 0, 80, 5;
+    /// Singular extension: most double extensions on one path.
+    singular_double_limit, "SingularDoubleLimit", 6, 0, 16, 1;
     /// Late-move reductions: ln(d)·ln(n)/divisor + base, in hundredths.
     lmr_base, "LmrBase", 25, 0, 120, 8;
     /// Late-move reductions: the divisor, in hundredths.

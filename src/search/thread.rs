@@ -108,6 +108,9 @@ pub(crate) struct Frame {
     pub moved: Piece,
     /// Move left out by a singular-extension search of this node.
     pub excluded: Option<Move>,
+    /// Double singular extensions on the path to this node (bounded, so
+    /// that they cannot make a line grow without end).
+    pub double_extensions: u8,
     pub pv: ArrayVec<Move, MAX_PLY>,
 }
 
@@ -119,6 +122,7 @@ impl Default for Frame {
             mv: None,
             moved: Piece::NONE,
             excluded: None,
+            double_extensions: 0,
             pv: ArrayVec::new(),
         }
     }
