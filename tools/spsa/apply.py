@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes an SPSA run's current values into src/search/params.rs.
 
-Reads the values after the run's last committed update, rounds each tuned row to the nearest integer, prints the
-old and new values, and with --write replaces the value column of those
-rows in the table (range and step stay). The result still has to pass an
+Reads the values after the run's last committed update, rounds each
+tuned row to the nearest integer, prints the old and new values, and with
+--write replaces the value column of those rows in the table (range and
+step stay). The result still has to pass an
 SPRT before it lands (README, "Tuning search constants: SPSA").
 
     tools/spsa/apply.py                      # show what would change
@@ -45,7 +46,7 @@ def load_theta(run_dir: Path) -> dict[str, float]:
             sys.exit(f"cannot read {ledger}: {err}")
         if row is not None:
             print(f"{ledger}: after update {row[0]}")
-            return {str(k): float(v) for k, v in json.loads(row[1]).items()}
+            return as_theta(json.loads(row[1]))
     path = run_dir / "spsa" / "current.json"
     try:
         data = json.loads(path.read_text())
@@ -55,7 +56,11 @@ def load_theta(run_dir: Path) -> dict[str, float]:
     if not isinstance(theta, dict) or not theta:
         sys.exit(f"{path} has no theta")
     print(f"{path}: update {data.get('update_idx')}, pairs {data.get('pair_index_end')}")
-    return {str(k): float(v) for k, v in theta.items()}
+    return as_theta(theta)
+
+
+def as_theta(values: dict) -> dict[str, float]:
+    return {str(k): float(v) for k, v in values.items()}
 
 
 def apply(text: str, theta: dict[str, float]) -> tuple[str, list[tuple[str, int, float, int]]]:
