@@ -142,10 +142,12 @@ pub fn set(index: usize, value: i32) {
 }
 
 /// SPSA's final learning rate (`r_end`) for every row. Fishtest's 0.002
-/// suits runs of tens of thousands of games. Ours are 2,000-4,000 games
-/// on two cores, where 0.002 lets game noise move a row by only about a
-/// tenth of its step (r x c x the pair results' spread x sqrt(pairs)), and
-/// a real gradient by less; 0.01 lets both show at about half a step.
+/// suits runs of tens of thousands of games; ours are a few thousand on
+/// two cores. Every move scales with the rate: at 0.01, over the first
+/// run here (900 updates of two pairs), noise alone moves a row by about
+/// 0.9 steps, one standard deviation (the ratio of `tools/spsa/apply.py`'s
+/// steps to its t); 0.002 would shrink every move, gradient and noise
+/// alike, to a fifth of that.
 const SPSA_R_END: f64 = 0.01;
 
 /// The table as shogiarena's tunable manifest
