@@ -20,13 +20,19 @@ usage:
   tools/sprt.py -a NEW -b BASE [--opt-a NAME=VALUE ...] [--opt-b ...]
       [--tc byoyomi:0+1000 | nodes:N | movetime:MS | inc:MAIN+INC]
       [--elo0 0 --elo1 5] [--alpha 0.05 --beta 0.05] [--max-games 2000]
-      [--openings FILE] [--concurrency 2] [--out DIR [--resume]]
+      [--openings FILE] [--concurrency 2] [--out DIR [--resume]] [--fixed]
   tools/sprt.py --selftest
 
 --resume goes on with the run whose results.txt is in --out: the pairs it
 finished are skipped (the same --seed gives the same openings) and its
 counts carried over, so a long match can run in chunks across sessions.
 It refuses a file whose engines, options, time control or bounds differ.
+
+--fixed plays all --max-games games: the LLR and verdict are reported
+but do not stop the run (a fixed-length match, such as a release's
+comparison with an old version, where the engines are so far apart
+that the SPRT would stop after a few dozen games). With --resume it
+also goes on with a run that had stopped at a verdict.
 """
 import argparse
 import math
@@ -121,6 +127,11 @@ def run_settings(header):
     return header.split(" # resumed")[0].strip()
 
 
+def stops(value, lower, upper, fixed):
+    """Whether an LLR ends the run: at either bound, unless --fixed."""
+    return not fixed and (value >= upper or value <= lower)
+
+
 def selftest():
     # Resuming: each cumulative line is one pair more than the last.
     lines = [
@@ -156,6 +167,10 @@ def selftest():
     # Logistic Elo of 75% is about +191.
     elo, _ = logistic_elo(75, 0, 25)
     assert abs(elo - 190.85) < 0.1, elo
+    # --fixed: a bound crossed ends an SPRT but not a fixed-length match.
+    assert stops(3.0, -2.94, 2.94, False) and stops(-3.0, -2.94, 2.94, False)
+    assert not stops(1.0, -2.94, 2.94, False)
+    assert not stops(3.0, -2.94, 2.94, True) and not stops(-3.0, -2.94, 2.94, True)
     print("selftest ok")
 
 
@@ -189,6 +204,8 @@ def main():
     ap.add_argument("--out", help="folder for results.txt")
     ap.add_argument("--resume", action="store_true",
                     help="go on with the run in --out (same settings), skipping its finished pairs")
+    ap.add_argument("--fixed", action="store_true",
+                    help="play all --max-games games; the LLR does not stop the run")
     args = ap.parse_args()
     if args.selftest:
         selftest()
@@ -223,8 +240,8 @@ def main():
             expected = header + header_more if "; openings seed" in headers[0] else header
             if run_settings(headers[0]) != expected:
                 sys.exit(f"--resume: {path} is another run:\n  {headers[0].strip()}\n  {expected}")
-            if any(l.startswith("SPRT ") and "inconclusive" not in l for l in lines):
-                sys.exit(f"--resume: {path} ended with a verdict already")
+            if not args.fixed and any(l.startswith("SPRT ") and "inconclusive" not in l for l in lines):
+                sys.exit(f"--resume: {path} ended with a verdict already (--fixed goes on past it)")
             try:
                 done_pairs = finished_pairs(lines)
             except ValueError as e:
@@ -253,7 +270,7 @@ def main():
     lock = threading.Lock()
     if done_pairs:
         value = llr(state["penta"], args.elo0, args.elo1)
-        state["done"] = value >= upper or value <= lower or pairs.empty()
+        state["done"] = stops(value, lower, upper, args.fixed) or pairs.empty()
 
     def play_pair(engines, opening):
         """Scores of A in the two games of one opening."""
@@ -318,7 +335,7 @@ def main():
         value = llr(penta, args.elo0, args.elo1)
         emit(f"pair {i + 1:4d}: games {w + d + l} W-D-L {w}-{d}-{l} penta {penta} "
              f"Elo {elo:+.1f} +/- {err:.1f} nElo {nelo:+.1f} +/- {nerr:.1f} LLR {value:+.2f}")
-        if value >= upper or value <= lower:
+        if stops(value, lower, upper, args.fixed):
             state["done"] = True
 
     threads = [threading.Thread(target=worker) for _ in range(max(1, args.concurrency))]
