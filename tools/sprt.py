@@ -89,7 +89,8 @@ def logistic_elo(w, d, l):
         return 0.0, float("inf")
     s = (w + 0.5 * d) / n
     if s <= 0 or s >= 1:
-        return float("nan"), float("inf")
+        # All won or all lost: the logistic Elo is unbounded that way.
+        return math.copysign(float("inf"), s - 0.5), float("inf")
     var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / n
     elo = -400 * math.log10(1 / s - 1)
     lo = s - 1.96 * math.sqrt(var / n)
@@ -167,6 +168,7 @@ def selftest():
     # Logistic Elo of 75% is about +191.
     elo, _ = logistic_elo(75, 0, 25)
     assert abs(elo - 190.85) < 0.1, elo
+    assert logistic_elo(3, 0, 0)[0] == float("inf") and logistic_elo(0, 0, 3)[0] == -float("inf")
     # --fixed: a bound crossed ends an SPRT but not a fixed-length match.
     assert stops(3.0, -2.94, 2.94, False) and stops(-3.0, -2.94, 2.94, False)
     assert not stops(1.0, -2.94, 2.94, False)
