@@ -31,6 +31,7 @@ import sqlite3
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMS_RS = ROOT / "src" / "search" / "params.rs"
@@ -41,25 +42,46 @@ ROW = re.compile(
 )
 
 
-def load_theta(run_dir: Path) -> dict[str, float]:
+class Ledger(NamedTuple):
+    """What the run's ledger (`spsa/ledger.sqlite3`) says, read once."""
+
+    path: Path
+    # Each row's SPSA step (`c_end`).
+    steps: dict[str, float]
+    # (update index, values before, values after) per committed update, in order.
+    updates: list[tuple[int, dict[str, float], dict[str, float]]]
+
+
+def read_ledger(run_dir: Path) -> Ledger | None:
+    """The run's ledger, or None where the run has none."""
+    path = run_dir / "spsa" / "ledger.sqlite3"
+    if not path.exists():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        steps = {
+            name: float(json.loads(schedule)["c_end"])
+            for name, schedule in con.execute("select option_name, schedule_json from parameters")
+        }
+        rows = con.execute(
+            "select update_idx, theta_before_json, theta_final_json from updates "
+            "where state = 'COMMITTED' and theta_final_json is not null order by update_idx"
+        ).fetchall()
+        updates = [(idx, as_theta(json.loads(before)), as_theta(json.loads(final))) for idx, before, final in rows]
+    except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+        sys.exit(f"cannot read {path}: {err}")
+    return Ledger(path, steps, updates)
+
+
+def load_theta(run_dir: Path, ledger: Ledger | None) -> dict[str, float]:
     """The values after the run's last committed update.
 
     The ledger has them as each update commits; `current.json` is only
     rewritten when a run starts or ends, so it is the fallback."""
-    ledger = run_dir / "spsa" / "ledger.sqlite3"
-    if ledger.exists():
-        try:
-            con = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
-            row = con.execute(
-                "select update_idx, theta_final_json from updates "
-                "where state = 'COMMITTED' and theta_final_json is not null "
-                "order by update_idx desc limit 1"
-            ).fetchone()
-        except sqlite3.Error as err:
-            sys.exit(f"cannot read {ledger}: {err}")
-        if row is not None:
-            print(f"{ledger}: after update {row[0]}")
-            return as_theta(json.loads(row[1]))
+    if ledger is not None and ledger.updates:
+        idx, _, final = ledger.updates[-1]
+        print(f"{ledger.path}: after update {idx}")
+        return final
     path = run_dir / "spsa" / "current.json"
     try:
         data = json.loads(path.read_text())
@@ -76,30 +98,16 @@ def as_theta(values: dict) -> dict[str, float]:
     return {str(k): float(v) for k, v in values.items()}
 
 
-def load_drift(run_dir: Path) -> dict[str, tuple[float, float]]:
+def load_drift(ledger: Ledger | None) -> dict[str, tuple[float, float]]:
     """Per row: its total move in SPSA steps over the committed updates and
     the t statistic of its per-update moves (empty without a ledger)."""
-    ledger = run_dir / "spsa" / "ledger.sqlite3"
-    if not ledger.exists():
+    if ledger is None:
         return {}
-    try:
-        con = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
-        steps = {
-            name: float(json.loads(schedule)["c_end"])
-            for name, schedule in con.execute("select option_name, schedule_json from parameters")
-        }
-        updates = con.execute(
-            "select theta_before_json, theta_final_json from updates "
-            "where state = 'COMMITTED' and theta_final_json is not null order by update_idx"
-        ).fetchall()
-    except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-        sys.exit(f"cannot read {ledger}: {err}")
     moves: dict[str, list[float]] = {}
-    for before, final in updates:
-        before, final = as_theta(json.loads(before)), as_theta(json.loads(final))
+    for _, before, final in ledger.updates:
         for name, value in final.items():
             moves.setdefault(name, []).append(value - before.get(name, value))
-    return {name: (sum(m) / steps.get(name, 1.0), t_statistic(m)) for name, m in moves.items()}
+    return {name: (sum(m) / ledger.steps.get(name, 1.0), t_statistic(m)) for name, m in moves.items()}
 
 
 def t_statistic(moves: list[float]) -> float:
@@ -143,8 +151,9 @@ def apply(
 
 def report(run_dir: Path, text: str, min_t: float) -> tuple[str, list[str]]:
     """The new table text and the lines that show it, row by row."""
-    theta = load_theta(run_dir)
-    drift = load_drift(run_dir)
+    ledger = read_ledger(run_dir)
+    theta = load_theta(run_dir, ledger)
+    drift = load_drift(ledger)
     if min_t > 0 and not drift:
         sys.exit("--min-t needs the run's ledger (spsa/ledger.sqlite3)")
     keep = frozenset(n for n in theta if abs(drift.get(n, (0.0, 0.0))[1]) < min_t) if min_t > 0 else frozenset()
@@ -189,7 +198,7 @@ def selftest() -> None:
         con.commit()
         con.close()
 
-        drift = load_drift(run)
+        drift = load_drift(read_ledger(run))
         # RowA moved 19 + 0.5 (ten +1.5, nine +0.5) over its step of 2.
         assert abs(drift["RowA"][0] - 19.5 / 2) < 1e-9, drift
         assert drift["RowA"][1] > 5, drift
